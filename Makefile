@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` (the main job) and `make test` (every check).
+# Each creates .venv in the checkout and installs the project into it first.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: run test bench clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skirmish needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP)
+
+run: $(STAMP)
+	@mkdir -p out
+	$(BIN)/skirmish run scenarios/sample-ddm2008.yaml
+	$(BIN)/skirmish render scenarios/sample-ddm2008.yaml --out out/sample-ddm2008.png
+
+test: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/geometry.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,235 @@
+"""The game interface every rule set implements (DESIGN.md, "The game interface").
+
+A ``Ruleset`` is the game: it holds the geometry policy, the default legend, the stat
+block model and the hooks where rule sets differ, each neutral in this base class
+(python-chess's ``Board`` variants). It makes positions and, once playable, states.
+A ``State`` is a position with a turn structure: who acts, what is legal, what an
+action does, when it is over (OpenSpiel's ``State``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from skirmish.core.pathing import ALLY, BLOCKED, Passage
+from skirmish.core.policy import GeometryPolicy
+from skirmish.core.terrain import TerrainKind
+
+if TYPE_CHECKING:
+    from skirmish.core.creatures import Creature, CreatureTemplate
+    from skirmish.core.events import Event
+    from skirmish.core.position import Position
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetInfo:
+    """What a rule set is, for algorithms that must not special-case rule sets.
+
+    Attributes:
+        name: the id used in scenario files (``ddm2008``).
+        title: a human title.
+        seed: the source document it implements.
+        checklist_prefix: the prefix of its checklist ids (``M08``).
+        aliases: other names ``find_ruleset`` accepts.
+        players: sides in a standard game.
+        chance: whether dice decide outcomes (all five do).
+        max_rounds: a bound on a game's length, if the rules give one.
+    """
+
+    name: str
+    title: str
+    seed: str
+    checklist_prefix: str
+    aliases: tuple[str, ...] = ()
+    players: int = 2
+    chance: bool = True
+    max_rounds: int | None = None
+
+
+class NoOptions(BaseModel):
+    """A rule set without options."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One way a creature can move now: a mode with its budget and what the mode ignores."""
+
+    mode: str
+    budget: int
+    ignore_terrain: bool = False
+    through_walls: bool = False
+    flying: bool = False
+    extra_per_square: int = 0
+    min_one_square: bool = False
+    over_creatures: bool = False
+
+
+class Ruleset(ABC):
+    """Base class of the five rule sets. Subclasses set the class attributes and override hooks.
+
+    Attributes:
+        info: the rule set's record.
+        base_policy: its geometry policy before options.
+        legend: its default map legend.
+        stats_model: the pydantic model of its stat block (inline ``stats``), every field
+            with a default.
+        options_model: the pydantic model of its documented options.
+        conditions: the condition names it knows (reference page).
+        no_flank_conditions: conditions that stop a creature flanking or granting flanking.
+        cover_words: the ``cover`` answer for degrees none, partial, three-quarters, total.
+        state_class: the ``State`` subclass that plays it; None while only geometry is built.
+        rule_ids: the checklist ids of the rules the core applies for it, by topic
+            (``area.close``, ``area.line``, ``area.effect``, ``area.origin``, ``area.nearest``),
+            so errors and events name the rule set's own rule.
+    """
+
+    info: ClassVar[RulesetInfo]
+    base_policy: ClassVar[GeometryPolicy]
+    legend: ClassVar[Mapping[str, TerrainKind]]
+    stats_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[BaseModel]] = NoOptions
+    conditions: ClassVar[frozenset[str]] = frozenset()
+    no_flank_conditions: ClassVar[frozenset[str]] = frozenset()
+    cover_words: ClassVar[tuple[str, str, str, str]] = ("none", "cover", "cover", "cover")
+    state_class: ClassVar[type[State] | None] = None
+    rule_ids: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.options = self.options_model.model_validate(dict(options or {}))
+        self.policy = self.make_policy()
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def playable(self) -> bool:
+        """Whether actions can be played (the rule set's own issue has landed)."""
+        return self.state_class is not None
+
+    # Hooks with neutral defaults.
+
+    def make_policy(self) -> GeometryPolicy:
+        """The geometry policy under the chosen options."""
+        return self.base_policy
+
+    @abstractmethod
+    def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
+        """Turn a validated stat block into the engine's template."""
+
+    def allies(self, a: Creature, b: Creature) -> bool:
+        """Creatures on the same side are allies (scenario format)."""
+        return a.side == b.side
+
+    def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:
+        """What ``occupant``'s squares mean for ``mover`` moving in ``move``'s mode."""
+        return ALLY if self.allies(mover, occupant) else BLOCKED
+
+    def movements(self, pos: Position, creature: Creature) -> list[Movement]:
+        """The ways the creature can move now, one per movement mode."""
+        speeds = self.speeds(pos, creature)
+        return [Movement(mode, budget, flying=mode == "fly",
+                         min_one_square=self.policy.min_one_square)
+                for mode, budget in speeds.items()]
+
+    def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
+        """Squares per move by mode, after the rule set's conditions."""
+        return dict(creature.template.speed)
+
+    def gives_cover(self, pos: Position, attacker: Creature, other: Creature, kind: str) -> bool:
+        """Whether a creature between attacker and target gives the target cover."""
+        rule = self.policy.creature_cover
+        if rule == "none" or kind not in self.policy.creature_cover_against or not other.on_map:
+            return False
+        if rule == "enemies":
+            return not self.allies(attacker, other)
+        return True
+
+    def can_flank(self, pos: Position, creature: Creature) -> bool:
+        """Whether a creature can flank or help an ally flank now."""
+        return creature.status == "active" and not any(
+            creature.has(c) for c in self.no_flank_conditions)
+
+    def cover_kind(self, pos: Position, attacker: Creature, target: Creature) -> str:
+        """The attack kind a bare ``cover`` question is about: melee when adjacent, else ranged."""
+        from skirmish.core.geometry import adjacent
+
+        return "melee" if adjacent(attacker.squares, target.squares) else "ranged"
+
+    def initial_status(self, creature: Creature) -> str:
+        """A creature's status from the hit points a scenario gives it: at 0 or below it is
+        destroyed (M08-007) unless the rule set says otherwise."""
+        return "active" if creature.hp > 0 else "dead"
+
+
+class State(ABC):
+    """A game in progress: the interface agents, the simulator and the interfaces use.
+
+    Concrete states also inherit ``Position`` (the map, creatures, dice and events).
+    """
+
+    events: list[Event]
+
+    @property
+    @abstractmethod
+    def current_actor(self) -> str | None:
+        """The creature that must decide now, also outside its own turn (reactions)."""
+
+    @property
+    @abstractmethod
+    def current_side(self) -> str | None:
+        """The side that must decide now."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """Every action allowed now, as small immutable values."""
+
+    @abstractmethod
+    def apply(self, action: Any) -> None:
+        """Play one action, rolling dice from the state's own generator.
+
+        Raises:
+            IllegalActionError: the rules forbid it here; nothing has changed.
+        """
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    @abstractmethod
+    def winner(self) -> str | None:
+        """The winning side, once over (None for a draw or while playing)."""
+
+    @property
+    @abstractmethod
+    def score(self) -> dict[str, int]:
+        """Points per side as the scenario's rules count them."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """A cheap, independent copy for search."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    """Rule sets by name and alias."""
+
+    by_name: dict[str, type[Ruleset]] = field(default_factory=dict)
+
+    def register(self, cls: type[Ruleset]) -> type[Ruleset]:
+        self.by_name[cls.info.name] = cls
+        for alias in cls.info.aliases:
+            self.by_name[alias] = cls
+        return cls
+
+    def names(self) -> list[str]:
+        """The rule set ids, without aliases."""
+        return sorted({cls.info.name for cls in self.by_name.values()})

@@ -1,0 +1,325 @@
+"""A position: the map, the creatures on it, the dice and the log, with the geometry questions.
+
+Every rule set's state is a position plus a turn structure. The questions here are the
+ones ``skirmish run`` answers (scenario format, ``ask``) and the ones the rules ask all
+the time; they route the rule set's policy and hooks into the core's geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from skirmish.core import areas as area_shapes
+from skirmish.core import geometry
+from skirmish.core.coords import Coord, Point, centre, corners
+from skirmish.core.creatures import Attack, AreaSpec, Creature
+from skirmish.core.dice import Dice
+from skirmish.core.events import Event
+from skirmish.core.grid import Grid
+from skirmish.core.pathing import MoveRequest, Passage, Reach, reachable
+from skirmish.errors import IllegalActionError, InvalidActionError
+
+if TYPE_CHECKING:
+    from skirmish.core.game import Ruleset
+
+
+class Position:
+    """The map, the creatures, one seeded generator and the event log.
+
+    Attributes:
+        grid: the shared, immutable map.
+        ruleset: the rule set (policy and hooks).
+        creatures: creatures by id, in scenario order.
+        dice: the only random generator of this game (with its forced-dice queue).
+        events: the log.
+        round: the round number.
+        turn: the creature whose turn it is, when known.
+        start: the scenario's ``start`` block (first side, initiative, surprised).
+    """
+
+    __slots__ = ("creatures", "dice", "events", "grid", "round", "ruleset", "start", "turn")
+
+    def __init__(self, grid: Grid, ruleset: Ruleset, creatures: Iterable[Creature], dice: Dice,
+                 *, round: int = 1, turn: str | None = None, start: dict[str, Any] | None = None) -> None:
+        self.grid = grid
+        self.ruleset = ruleset
+        self.creatures: dict[str, Creature] = {c.id: c for c in creatures}
+        self.dice = dice
+        self.events: list[Event] = []
+        self.round = round
+        self.turn = turn
+        self.start = dict(start or {})
+
+    def clone(self) -> Position:
+        """An independent copy: creatures and dice copied, map and templates shared."""
+        other = Position.__new__(type(self))
+        self._copy_into(other)
+        return other
+
+    def _copy_into(self, other: Position) -> None:
+        other.grid = self.grid
+        other.ruleset = self.ruleset
+        other.creatures = {k: c.copy() for k, c in self.creatures.items()}
+        other.dice = self.dice.clone()
+        other.events = list(self.events)
+        other.round = self.round
+        other.turn = self.turn
+        other.start = dict(self.start)
+
+    # Creatures.
+
+    def creature(self, cid: str) -> Creature:
+        """The creature with that id.
+
+        Raises:
+            InvalidActionError: no creature has that id.
+        """
+        try:
+            return self.creatures[cid]
+        except KeyError:
+            known = ", ".join(self.creatures) or "none"
+            raise InvalidActionError(f"no creature is called {cid!r} (creatures: {known})") from None
+
+    def on_map(self) -> list[Creature]:
+        """Creatures still on the map."""
+        return [c for c in self.creatures.values() if c.on_map]
+
+    def sides(self) -> list[str]:
+        """Side names, in the order their first creature appears."""
+        out: list[str] = []
+        for c in self.creatures.values():
+            if c.side not in out:
+                out.append(c.side)
+        return out
+
+    def occupancy(self) -> dict[int, Creature]:
+        """Per square index, the creature standing there."""
+        w = self.grid.width
+        out: dict[int, Creature] = {}
+        for c in self.creatures.values():
+            if c.on_map:
+                for x, y in c.squares:
+                    out[y * w + x] = c
+        return out
+
+    def enemies_of(self, creature: Creature) -> list[Creature]:
+        """Creatures on the map that are not its allies."""
+        return [c for c in self.on_map() if not self.ruleset.allies(creature, c)]
+
+    def log(self, event: Event) -> None:
+        """Append an event."""
+        self.events.append(event)
+
+    def roll(self, sides: int, label: str, rule: str | None = None) -> int:
+        """Roll one die from the position's generator (forced dice first) and log it as an event.
+
+        Raises:
+            DiceError: a forced die does not fit this die.
+        """
+        result = self.dice.roll(sides, label)
+        forced = self.dice.log[-1].forced
+        self.events.append(Event(
+            "roll", f"d{sides} for {label}: {result}" + (" (forced)" if forced else ""), rule,
+            {"die": sides, "result": result, "label": label, "forced": forced}))
+        return result
+
+    # Geometry questions.
+
+    def distance(self, a: Creature, b: Creature) -> int | None:
+        """Squares between two creatures as the rule set counts them."""
+        return geometry.distance(self.grid, self.ruleset.policy, a.squares, b.squares)
+
+    def line_of_sight(self, a: Creature, b: Creature) -> bool:
+        """Line of sight between two creatures, corner to corner."""
+        return geometry.line_of_sight(self.grid, a.squares, b.squares)
+
+    def line_of_effect(self, a: Creature, b: Creature) -> bool:
+        """Line of effect between two creatures, corner to corner."""
+        return geometry.line_of_effect(self.grid, a.squares, b.squares)
+
+    def cover_blockers(self, attacker: Creature, target: Creature, kind: str) -> frozenset[int]:
+        """Square indices of the creatures that give cover against this attack."""
+        w = self.grid.width
+        out: set[int] = set()
+        for c in self.on_map():
+            if c is attacker or c is target:
+                continue
+            if self.ruleset.gives_cover(self, attacker, c, kind):
+                out.update(y * w + x for x, y in c.squares)
+        return frozenset(out)
+
+    def cover_degree(self, attacker: Creature, target: Creature, kind: str | None = None,
+                     origins: Iterable[tuple[Point, Coord | None]] | None = None) -> int:
+        """The target's cover degree against an attack of ``kind`` (geometry.NONE...TOTAL)."""
+        kind = kind or self.ruleset.cover_kind(self, attacker, target)
+        blockers = self.cover_blockers(attacker, target, kind)
+        return geometry.cover(self.grid, self.ruleset.policy, attacker.squares, target.squares, kind,
+                              blockers, origins)
+
+    def cover(self, attacker: Creature, target: Creature, kind: str | None = None) -> str:
+        """The target's cover as the rule set words it (scenario format, ``cover``)."""
+        return self.ruleset.cover_words[self.cover_degree(attacker, target, kind)]
+
+    def flanking(self, attacker: Creature, target: Creature) -> bool:
+        """Whether an ally of the attacker stands opposite it across the target (M08-109..111)."""
+        rule = self.ruleset.policy.flanking
+        if rule == "off" or not self.ruleset.can_flank(self, attacker):
+            return False
+        if self.ruleset.allies(attacker, target):
+            return False
+        if not self._threatens(attacker, target, rule):
+            return False
+        for ally in self.on_map():
+            if ally is attacker or ally is target or not self.ruleset.allies(attacker, ally):
+                continue
+            if not self.ruleset.can_flank(self, ally) or not self._threatens(ally, target, rule):
+                continue
+            if geometry.footprints_flank(attacker.squares, ally.squares, target.squares):
+                return True
+        return False
+
+    def _threatens(self, a: Creature, target: Creature, rule: str) -> bool:
+        if rule == "adjacent":
+            return geometry.adjacent(a.squares, target.squares)
+        d = self.distance(a, target)
+        return d is not None and 1 <= d <= a.template.melee_reach
+
+    def reach(self, actor: Creature, budget: int | None = None) -> Reach:
+        """Where ``actor`` can end a move now, over all its movement modes, with cost and path."""
+        best: Reach | None = None
+        occupancy = self.occupancy()
+        for move in self.ruleset.movements(self, actor):
+            occupied: dict[int, Passage] = {}
+            for i, other in occupancy.items():
+                if other is not actor:
+                    occupied[i] = self.ruleset.passage(self, actor, other, move)
+            req = MoveRequest(
+                at=actor.at, size=actor.size, budget=move.budget if budget is None else budget,
+                mode=move.mode, occupied=occupied, ignore_terrain=move.ignore_terrain,
+                through_walls=move.through_walls, flying=move.flying,
+                extra_per_square=move.extra_per_square, min_one_square=move.min_one_square,
+            )
+            found = reachable(self.grid, self.ruleset.policy, req)
+            if best is None:
+                best = found
+            else:
+                best = best.merged(found)
+        if best is None:
+            return Reach(actor.at, {}, {}, {})
+        return best
+
+    def nearest(self, actor: Creature, candidates: Iterable[Creature]) -> list[Creature]:
+        """Of the candidates in line of sight, those nearest the actor (M08-082 "nearest")."""
+        seen = [(self.distance(actor, c), c) for c in candidates if c is not actor and self.line_of_sight(actor, c)]
+        seen = [(d, c) for d, c in seen if d is not None]
+        if not seen:
+            return []
+        low = min(d for d, _ in seen)
+        return [c for d, c in seen if d == low]
+
+    def area(self, actor: Creature, attack: Attack, at: Coord | None = None,
+             origin: Point | None = None) -> list[str]:
+        """Ids of the creatures an attack's area would affect (scenario format, ``area``).
+
+        Raises:
+            IllegalActionError: the origin is out of range or out of line of effect, or a
+                ``nearest`` area does not hold the nearest enemy (M08-088, M08-089).
+            InvalidActionError: the attack has no area, or the area needs ``at``.
+        """
+        spec = attack.area
+        if spec is None:
+            raise InvalidActionError(f"{attack.name!r} has no area; give it one such as 'burst 1'")
+        squares, origin_check = self.area_squares(actor, attack, spec, at, origin)
+        hit: list[str] = []
+        for c in self.on_map():
+            if not any(s in squares for s in c.squares):
+                continue
+            if origin_check(c):
+                hit.append(c.id)
+        if attack.range == "nearest":
+            enemies = self.nearest(actor, self.enemies_of(actor))
+            if enemies and not any(e.id in hit for e in enemies):
+                raise IllegalActionError(
+                    f"{attack.name} targets the nearest creature, and the area at {list(at or ())} "
+                    f"misses {enemies[0].id}, the nearest", rule=_rule(self, "area.nearest"))
+        return hit
+
+    def area_squares(self, actor: Creature, attack: Attack, spec: AreaSpec, at: Coord | None,
+                     origin: Point | None) -> tuple[set[Coord], Any]:
+        """The squares of an area and the line-of-effect test for creatures in it."""
+        grid, policy = self.grid, self.ruleset.policy
+        mask = grid.mask("effect")
+        if spec.shape == "burst":
+            size = int(spec.size)
+            squares = area_shapes.burst(grid, policy, actor.squares, size)
+            return squares, lambda c: c is not actor and geometry.line_of_effect(grid, actor.squares, c.squares)
+        if at is None:
+            raise InvalidActionError(f"{attack.name} ({spec}) needs an origin square: give at: [x, y]")
+        if not grid.inside(at):
+            raise InvalidActionError(f"square {list(at)} is off the {grid.width}x{grid.height} map")
+        if spec.shape == "radius":
+            self._check_origin_square(actor, attack, at)
+            squares = area_shapes.radius(grid, policy, at, int(spec.size))
+            return squares, lambda c: geometry.line_of_effect(grid, [at], c.squares)
+        if spec.shape in ("blast", "cube"):
+            size = int(spec.size)
+            squares = area_shapes.block(grid, at, size)
+            if spec.shape == "blast":
+                block_fp = sorted(squares)
+                if set(block_fp) & set(actor.squares) or not geometry.adjacent(actor.squares, block_fp):
+                    raise IllegalActionError(
+                        f"a blast must lie next to its user: the {size}x{size} block at {list(at)} does "
+                        f"not touch {actor.id} without overlapping it", rule=_rule(self, "area.close"))
+                return squares, lambda c: geometry.line_of_effect(grid, actor.squares, c.squares)
+            self._check_origin_square(actor, attack, at)
+            cube = sorted(squares)
+            return squares, lambda c: geometry.line_of_effect(grid, cube, c.squares)
+        if spec.shape == "cone":
+            length = policy.cone_length(str(spec.size)) if not isinstance(spec.size, int) else spec.size
+            if length is None:
+                raise InvalidActionError(f"this rule set has no {spec.size!r} cone")
+            squares, apex, owner = area_shapes.cone(grid, actor.squares, at, length)
+            return squares, lambda c: any(geometry.point_sees_square(grid, "effect", apex, s, owner)
+                                          for s in c.squares)
+        if spec.shape == "line":
+            length = int(spec.size)
+            d = geometry.distance(grid, policy, actor.squares, [at])
+            if d is None or d > length:
+                raise IllegalActionError(
+                    f"line {length} cannot reach {list(at)}: it is {d} squares from {actor.id}",
+                    rule=_rule(self, "area.line"))
+            if origin is None:
+                start, owner = area_shapes.nearest_corner(actor.squares, centre(at))
+            else:
+                start, owner = origin, None
+                if start not in {c for s in actor.squares for c in corners(s)}:
+                    raise InvalidActionError(f"a line's origin {list(origin)} must be a corner of "
+                                             f"{actor.id}'s squares")
+            end = area_shapes.far_corner(at, start)
+            path = area_shapes.line_squares(grid, start, end, mask, owner)
+            squares = set(path) - set(actor.squares)
+            return squares, lambda c: True
+        raise InvalidActionError(f"unknown area shape {spec.shape!r}")
+
+    def _check_origin_square(self, actor: Creature, attack: Attack, at: Coord) -> None:
+        """An area's origin must be in line of effect, and in range where a range is given."""
+        grid = self.grid
+        if not geometry.line_of_effect(grid, actor.squares, [at]):
+            raise IllegalActionError(
+                f"{actor.id} has no line of effect to the origin square {list(at)}", rule=_rule(self, "area.effect"))
+        if attack.range == "sight" or attack.range == "nearest":
+            if attack.range == "sight" and not geometry.line_of_sight(grid, actor.squares, [at]):
+                raise IllegalActionError(f"{actor.id} cannot see the origin square {list(at)}",
+                                         rule=_rule(self, "area.origin"))
+            return
+        limit = attack.reach
+        d = geometry.distance(grid, self.ruleset.policy, actor.squares, [at])
+        if d is None or d > limit:
+            raise IllegalActionError(
+                f"the origin square {list(at)} is {d} squares from {actor.id}; {attack.name} reaches {limit}",
+                rule=_rule(self, "area.origin"))
+
+
+def _rule(pos: Position, what: str) -> str | None:
+    return pos.ruleset.rule_ids.get(what)

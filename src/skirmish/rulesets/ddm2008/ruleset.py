@@ -1,0 +1,125 @@
+"""ddm2008: the 2008 D&D Miniatures Game (seed 000_17e4765beaa00265.txt, checklist M08).
+
+What this module holds so far: the default legend (M08-121..M08-132), the geometry
+policy (M08-040, M08-045, M08-090, M08-093..M08-101, M08-110), the stat card and the
+movement rules that ``reachable`` needs (M08-046, M08-051..M08-057, M08-143, M08-146).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from skirmish.core.content import speed_modes
+from skirmish.core.creatures import Creature, CreatureTemplate
+from skirmish.core.game import Movement, Ruleset, RulesetInfo
+from skirmish.core.pathing import ALLY, BLOCKED, Passage
+from skirmish.core.policy import GeometryPolicy
+from skirmish.core.position import Position
+from skirmish.core.terrain import BASE_LEGEND, DIAGONAL_WALLS, TerrainKind
+from skirmish.rulesets.ddm2008.stats import SIZE_RANK, SIZES, Ddm2008Stats
+
+ALL_KINDS = frozenset(("melee", "ranged", "close", "area"))
+
+LEGEND: dict[str, TerrainKind] = {
+    **BASE_LEGEND,
+    **DIAGONAL_WALLS,
+    # Forest: difficult, cover against ranged attacks, blocks sight only across a whole square.
+    "T": TerrainKind("forest", "T", move_cost=2, difficult=True, sight="opposite_sides",
+                     cover_against=frozenset(("ranged",)), colour="#7fa66a"),
+    # Pit: only flyers may enter; ending a turn in it destroys the creature (M08-125).
+    "O": TerrainKind("pit", "O", entry="flyers", tags=frozenset(("pit",)), colour="#6b4f3a"),
+    "B": TerrainKind("blood_rock", "B", tags=frozenset(("blood_rock",)), colour="#c46a5a"),
+    "C": TerrainKind("sacred_circle", "C", tags=frozenset(("sacred_circle",)), colour="#e9d77c"),
+    # Smoke: blocks sight, not effect, not movement (M08-129).
+    "S": TerrainKind("smoke", "S", sight="block", tags=frozenset(("smoke",)), colour="#b8b8c8"),
+    # Statue: costs 2 to enter, can't be ended on, gives cover, doesn't block sight (M08-130).
+    "I": TerrainKind("statue", "I", move_cost=2, occupiable=False, cover_against=ALL_KINDS,
+                     tags=frozenset(("statue",)), colour="#9c9c9c"),
+    "@": TerrainKind("teleporter", "@", tags=frozenset(("teleporter",)), colour="#8fc7e6"),
+}
+
+POLICY = GeometryPolicy(
+    diagonal="one",
+    distance="around_walls",
+    count_past_corners=True,
+    cover_model="any_line",
+    creature_cover="enemies",
+    creature_cover_against=frozenset(("ranged",)),
+    flanking="adjacent",
+    min_one_square=True,
+    cone_lengths=(("small", 3), ("large", 5)),
+)
+
+INACTIVE = frozenset(("stunned", "helpless"))
+
+
+class Ddm2008(Ruleset):
+    """The 2008 D&D Miniatures Game."""
+
+    info = RulesetInfo(
+        name="ddm2008", title="D&D Miniatures Game (2008)", seed="000_17e4765beaa00265.txt",
+        checklist_prefix="M08", aliases=("ddm08", "ddm"), max_rounds=None,
+    )
+    base_policy = POLICY
+    legend = LEGEND
+    stats_model = Ddm2008Stats
+    conditions = frozenset((
+        "dazed", "staggered", "stunned", "helpless", "immobilized", "confused", "enervated",
+        "slowed", "invisible",
+    ))
+    no_flank_conditions = frozenset(("dazed", "staggered", "stunned", "helpless"))
+    rule_ids: ClassVar[dict[str, str]] = {
+        "area.close": "M08-083", "area.line": "M08-086", "area.effect": "M08-088",
+        "area.origin": "M08-089", "area.nearest": "M08-089",
+    }
+
+    def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
+        assert isinstance(stats, Ddm2008Stats)
+        return CreatureTemplate(
+            name=name, size=SIZES[stats.size], size_rank=SIZE_RANK[stats.size], size_label=stats.size,
+            speed=speed_modes(stats.speed, fly_prefix=True), max_hp=stats.hp,
+            attacks=tuple(a.to_attack() for a in stats.attacks), stats=stats.model_dump(),
+        )
+
+    def has_ability(self, creature: Creature, name: str) -> bool:
+        """Whether the card lists an ability or keyword of that name (case-insensitive)."""
+        stats = creature.template.stats
+        words = [str(a).lower() for a in stats.get("abilities", []) if isinstance(a, str)]
+        words += [str(k).lower() for k in stats.get("keywords", [])]
+        return name in words
+
+    def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
+        """Card speed, slowed to 2 (M08-146), 0 when immobilized (M08-143) or inactive (M08-141, M08-142)."""
+        speeds = dict(creature.template.speed)
+        if creature.has("immobilized") or any(creature.has(c) for c in INACTIVE):
+            return {mode: 0 for mode in speeds}
+        if creature.has("slowed"):
+            speeds = {mode: min(v, 2) for mode, v in speeds.items()}
+        return speeds
+
+    def movements(self, pos: Position, creature: Creature) -> list[Movement]:
+        """Walking, flight (M08-052), burrowing (M08-051) and phasing (M08-054), each with the
+        minimum-one-square rule (M08-045) unless the speed is 0."""
+        phasing = self.has_ability(creature, "phasing")
+        out = []
+        for mode, budget in self.speeds(pos, creature).items():
+            flying = mode == "fly"
+            special = flying or mode == "burrow" or phasing
+            out.append(Movement(
+                mode, budget, ignore_terrain=special, through_walls=mode == "burrow" or phasing,
+                flying=flying, min_one_square=budget > 0, over_creatures=special,
+            ))
+        return out
+
+    def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:
+        """Allies are passed, never stopped in (M08-046); enemies block, except under a flyer
+        passing a non-flyer (M08-052) or a burrowing or phasing creature (M08-051, M08-054)."""
+        if self.allies(mover, occupant):
+            return ALLY
+        if move.flying and "fly" not in occupant.template.speed:
+            return ALLY
+        if move.over_creatures and not move.flying:
+            return ALLY
+        return BLOCKED

@@ -7,6 +7,7 @@ creatures standing in them and applies line of effect from the area's origin
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from math import floor
@@ -127,7 +128,7 @@ def line_squares(grid: Grid, start: Point, end: Point, stop_mask: Sequence[str |
                 ts.add(t)
     params = sorted(ts)
     out: list[Coord] = []
-    for t0, t1 in zip(params, params[1:], strict=False):
+    for t0, t1 in itertools.pairwise(params):
         if t1 - t0 < _EPS:
             continue
         tm = (t0 + t1) / 2

@@ -179,8 +179,20 @@ class Creature:
     a state's ``clone()``.
     """
 
-    __slots__ = ("at", "conditions", "elevation", "hero", "hp", "id", "marks", "side", "status",
-                 "team", "template", "temp_hp")
+    __slots__ = (
+        "at",
+        "conditions",
+        "elevation",
+        "hero",
+        "hp",
+        "id",
+        "marks",
+        "side",
+        "status",
+        "team",
+        "temp_hp",
+        "template",
+    )
 
     def __init__(self, id: str, side: str, template: CreatureTemplate, at: Coord, *,
                  hp: int | None = None, temp_hp: int = 0, hero: bool = False,

@@ -85,6 +85,10 @@ class Ruleset(ABC):
         no_flank_conditions: conditions that stop a creature flanking or granting flanking.
         cover_words: the ``cover`` answer for degrees none, partial, three-quarters, total.
         state_class: the ``State`` subclass that plays it; None while only geometry is built.
+        speed_zero_conditions: conditions under which a creature cannot move at all.
+        slowed_speed: the speed a ``slowed`` creature has at most, if the rule set has slowed.
+        crawl_condition: the condition under which every square costs one more (prone).
+        down_can_move: whether a creature that is down (dying, disabled) may still move.
         rule_ids: the checklist ids of the rules the core applies for it, by topic
             (``area.close``, ``area.line``, ``area.effect``, ``area.origin``, ``area.nearest``),
             so errors and events name the rule set's own rule.
@@ -100,6 +104,10 @@ class Ruleset(ABC):
     cover_words: ClassVar[tuple[str, str, str, str]] = ("none", "cover", "cover", "cover")
     state_class: ClassVar[type[State] | None] = None
     rule_ids: ClassVar[Mapping[str, str]] = {}
+    speed_zero_conditions: ClassVar[frozenset[str]] = frozenset()
+    slowed_speed: ClassVar[int | None] = None
+    crawl_condition: ClassVar[str | None] = None
+    down_can_move: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options = self.options_model.model_validate(dict(options or {}))
@@ -133,15 +141,23 @@ class Ruleset(ABC):
         return ALLY if self.allies(mover, occupant) else BLOCKED
 
     def movements(self, pos: Position, creature: Creature) -> list[Movement]:
-        """The ways the creature can move now, one per movement mode."""
-        speeds = self.speeds(pos, creature)
-        return [Movement(mode, budget, flying=mode == "fly",
-                         min_one_square=self.policy.min_one_square)
-                for mode, budget in speeds.items()]
+        """The ways the creature can move now, one per movement mode: flying where the mode is
+        ``fly``, crawling under ``crawl_condition``, the minimum one square where the policy has it."""
+        crawl = 1 if self.crawl_condition and creature.has(self.crawl_condition) else 0
+        return [Movement(mode, budget, flying=mode == "fly", extra_per_square=crawl,
+                         min_one_square=self.policy.min_one_square and budget > 0)
+                for mode, budget in self.speeds(pos, creature).items()]
 
     def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
-        """Squares per move by mode, after the rule set's conditions."""
-        return dict(creature.template.speed)
+        """Squares per move by mode: 0 for a creature off the map, down (unless ``down_can_move``)
+        or under one of ``speed_zero_conditions``; at most ``slowed_speed`` when slowed."""
+        speeds = dict(creature.template.speed)
+        stopped = not creature.on_map or (creature.status == "down" and not self.down_can_move)
+        if stopped or any(creature.has(c) for c in self.speed_zero_conditions):
+            return {mode: 0 for mode in speeds}
+        if self.slowed_speed is not None and creature.has("slowed"):
+            speeds = {mode: min(v, self.slowed_speed) for mode, v in speeds.items()}
+        return speeds
 
     def gives_cover(self, pos: Position, attacker: Creature, other: Creature, kind: str) -> bool:
         """Whether a creature between attacker and target gives the target cover."""

@@ -203,10 +203,7 @@ def cover(
     Returns:
         A degree: NONE, PARTIAL (cover / half cover), THREE_QUARTERS or TOTAL.
     """
-    if origins is None:
-        origin_list = [(p, sq) for sq in attacker for p in corners(sq)]
-    else:
-        origin_list = list(origins)
+    origin_list = [(p, sq) for sq in attacker for p in corners(sq)] if origins is None else list(origins)
     mask = grid.mask(f"cover:{kind}")
     if policy.cover_model == "degrees":
         return _cover_degrees(grid, attacker, target, kind, blockers, origin_list)

@@ -22,6 +22,7 @@ that same square: ddm2008 forest, M08-124).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 from math import floor
 
@@ -199,7 +200,7 @@ def segment_blocked(
             return True
 
     # Pieces between grid lines: inside a square, or along an edge.
-    for t0, t1 in zip(params, params[1:], strict=False):
+    for t0, t1 in itertools.pairwise(params):
         if t1 - t0 < _EPS:
             continue
         tm = (t0 + t1) / 2

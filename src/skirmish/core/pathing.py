@@ -145,9 +145,9 @@ def unit_steps(grid: Grid) -> list[tuple[bool, ...]]:
                 for dx, dy in DIRECTIONS_8:
                     nx, ny = x + dx, y + dy
                     ok = 0 <= nx < w and 0 <= ny < h
-                    if ok and dx and dy:
-                        if grid.kinds[y * w + nx].blocks_corners or grid.kinds[ny * w + x].blocks_corners:
-                            ok = False
+                    if ok and dx and dy and (grid.kinds[y * w + nx].blocks_corners
+                                             or grid.kinds[ny * w + x].blocks_corners):
+                        ok = False
                     if ok and has_diagonal_walls and segment_blocked(
                             centre((x, y)), centre((nx, ny)), move, w, h):
                         ok = False
@@ -202,7 +202,7 @@ def _reachable_footprint(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -
     buckets[0].append(start_state)
 
     def footprint_ok(x: int, y: int) -> bool:
-        return 0 <= x and 0 <= y and x + size <= w and y + size <= h
+        return x >= 0 and y >= 0 and x + size <= w and y + size <= h
 
     def step(state: tuple[Coord, int], dx: int, dy: int) -> tuple[int, tuple[Coord, int]] | None:
         (x, y), parity = state

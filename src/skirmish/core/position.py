@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from skirmish.core import areas as area_shapes
 from skirmish.core import geometry
 from skirmish.core.coords import Coord, Point, centre, corners
-from skirmish.core.creatures import Attack, AreaSpec, Creature
+from skirmish.core.creatures import AreaSpec, Attack, Creature
 from skirmish.core.dice import Dice
 from skirmish.core.events import Event
 from skirmish.core.grid import Grid
@@ -201,10 +201,7 @@ class Position:
                 extra_per_square=move.extra_per_square, min_one_square=move.min_one_square,
             )
             found = reachable(self.grid, self.ruleset.policy, req)
-            if best is None:
-                best = found
-            else:
-                best = best.merged(found)
+            best = found if best is None else best.merged(found)
         if best is None:
             return Reach(actor.at, {}, {}, {})
         return best

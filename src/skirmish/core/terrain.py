@@ -40,6 +40,8 @@ class TerrainKind:
         cover_against: attack kinds against which a line through it gives cover.
         cover_degree: dnd5e degree of cover it gives: "half", "three_quarters" or "total".
         shape: the solid part of the square, for walls drawn on the diagonal.
+        end_turn: what befalls a creature that ends its turn here, for the rule set to apply:
+            ``"destroyed"`` (a ddm2008 pit, M08-125), ``"damage"`` (damaging terrain, DS-088).
         tags: rule-set mechanics keyed by name (``pit``, ``blood_rock``, ``teleporter``...).
         colour: fill colour of pictures.
     """
@@ -57,6 +59,7 @@ class TerrainKind:
     cover_against: frozenset[str] = field(default_factory=frozenset)
     cover_degree: str | None = None
     shape: Shape = "full"
+    end_turn: str | None = None
     tags: frozenset[str] = field(default_factory=frozenset)
     colour: str = "#e8e4d8"
 

@@ -175,10 +175,7 @@ def _first_error(e: ValidationError, prefix: KeyPath, fail: Any) -> ContentError
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and ("[" in p or p in _TYPE_WORDS)))
     path = (*prefix, *loc)
     msg = err["msg"]
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
-    else:
-        msg = msg[0].lower() + msg[1:]
+    msg = msg[len("Value error, "):] if msg.startswith("Value error, ") else msg[0].lower() + msg[1:]
     if err["type"] == "missing":
         return fail(path, f"{format_path(path) or 'this'} is required")
     got = err.get("input")
@@ -214,7 +211,7 @@ def _grid(model: ScenarioModel, ruleset: Ruleset, file: str, lines: LineMap, fai
                 difficult_for_flyers=value.difficult_for_flyers, blocks_corners=value.blocks_corners,
                 sight=value.sight, blocks_effect=value.blocks_effect,
                 cover_against=frozenset(value.cover_against), cover_degree=value.cover_degree,
-                tags=frozenset(value.tags), colour=value.colour)
+                end_turn=value.end_turn, tags=frozenset(value.tags), colour=value.colour)
     zones = {name: zone.square_set() for name, zone in model.map.zones.items()}
     try:
         return Grid.parse(model.map.rows, legend, model.map.elevation, zones)
@@ -345,7 +342,7 @@ def _check_steps(model: ScenarioModel, creatures: list[Creature], data: dict[str
             raise fail(path, "a step is either a question (ask) or an action (do), not both")
         if "ask" in step:
             question = step["ask"]
-            if question not in ASK_KEYS:
+            if not isinstance(question, str) or question not in ASK_KEYS:
                 raise fail((*path, "ask"), f"unknown question {question!r} (questions: {', '.join(ASK_KEYS)})")
             required, optional = ASK_KEYS[question]
             for key in sorted(required):
@@ -356,6 +353,9 @@ def _check_steps(model: ScenarioModel, creatures: list[Creature], data: dict[str
                 if key != "ask" and key not in required and key not in optional:
                     raise fail((*path, key), f"ask: {question} takes no {key!r} (it takes "
                                              f"{', '.join(sorted(required | optional))})")
+            for key in ("from", "to", "attacker", "target", "actor", "with", "kind"):
+                if key in step and not isinstance(step[key], str):
+                    raise fail((*path, key), f"{key} takes a name, not {step[key]!r}")
             for key in ("from", "to", "attacker", "target", "actor"):
                 if key in step and step[key] not in by_id:
                     raise fail((*path, key), f"no creature is called {step[key]!r} (creatures: "
@@ -375,7 +375,7 @@ def _check_steps(model: ScenarioModel, creatures: list[Creature], data: dict[str
                 raise fail((*path, "do"), f"do: takes an action verb in snake_case, not {step['do']!r}")
             if "actor" not in step:
                 raise fail(path, "an action step needs actor: <creature id>")
-            if step["actor"] not in by_id:
+            if not isinstance(step["actor"], str) or step["actor"] not in by_id:
                 raise fail((*path, "actor"), f"no creature is called {step['actor']!r}")
         else:
             raise fail(path, "a step needs ask: <question> or do: <action>")
@@ -385,7 +385,7 @@ def _check_decisions(model: ScenarioModel, creatures: list[Creature], fail: Any)
     ids = {c.id for c in creatures}
     assert isinstance(model.decisions, list)
     for i, step in enumerate(model.decisions):
-        if step.get("actor") not in ids:
+        if not isinstance(step.get("actor"), str) or step.get("actor") not in ids:
             raise fail(("decisions", i, "actor"), f"no creature is called {step.get('actor')!r}")
 
 

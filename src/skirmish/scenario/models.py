@@ -56,6 +56,7 @@ class TerrainModel(Strict):
     blocks_effect: bool = False
     cover_against: list[Literal["melee", "ranged", "close", "area"]] = Field(default_factory=list)
     cover_degree: Literal["half", "three_quarters", "total"] | None = None
+    end_turn: Literal["destroyed", "damage"] | None = None
     tags: list[str] = Field(default_factory=list)
     colour: str = "#d0d0d0"
 

@@ -10,7 +10,13 @@ from typing import Any
 
 from skirmish.core.creatures import Condition
 from skirmish.core.position import Position
-from skirmish.errors import ContentError, IllegalActionError, InvalidActionError, NotPlayableError, SkirmishError
+from skirmish.errors import (
+    ContentError,
+    IllegalActionError,
+    InvalidActionError,
+    NotPlayableError,
+    SkirmishError,
+)
 from skirmish.scenario.loader import Scenario
 
 

@@ -47,8 +47,6 @@ POLICY = GeometryPolicy(
     cone_lengths=(),
 )
 
-CANNOT_ACT = frozenset(("stunned", "helpless", "paralyzed", "asleep"))
-
 
 class Ddm2003(Ruleset):
     """The 2003-2007 D&D Miniatures skirmish rules."""
@@ -62,6 +60,8 @@ class Ddm2003(Ruleset):
     stats_model = Ddm2003Stats
     conditions = frozenset(("stunned", "helpless", "paralyzed", "asleep", "routed", "invisible", "concealed"))
     no_flank_conditions = frozenset(("routed", "stunned", "helpless", "paralyzed", "asleep"))
+    # A creature that cannot act cannot move; every creature may move one square (M03-052, policy).
+    speed_zero_conditions = frozenset(("stunned", "helpless", "paralyzed", "asleep"))
     rule_ids: ClassVar[dict[str, str]] = {
         "area.close": "M03-113", "area.line": "M03-113", "area.effect": "M03-113",
         "area.origin": "M03-108", "area.nearest": "M03-108",
@@ -76,18 +76,6 @@ class Ddm2003(Ruleset):
             name=name, size=SIZES[stats.size], size_rank=SIZE_RANK[stats.size], size_label=stats.size,
             speed=speed_modes(stats.speed), max_hp=stats.hp, attacks=tuple(attacks), stats=stats.model_dump(),
         )
-
-    def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
-        """Card speed; 0 for a creature that cannot act (stunned, helpless, paralysed, asleep)."""
-        speeds = dict(creature.template.speed)
-        if any(creature.has(c) for c in CANNOT_ACT):
-            return {mode: 0 for mode in speeds}
-        return speeds
-
-    def movements(self, pos: Position, creature: Creature) -> list[Movement]:
-        """Each mode, with the minimum-one-square rule (M03-052) unless the speed is 0."""
-        return [Movement(mode, budget, flying=mode == "fly", min_one_square=budget > 0)
-                for mode, budget in self.speeds(pos, creature).items()]
 
     def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:
         """Through allies but not stopping; never through enemies (M03-050)."""

@@ -29,7 +29,8 @@ LEGEND: dict[str, TerrainKind] = {
     "T": TerrainKind("forest", "T", move_cost=2, difficult=True, sight="opposite_sides",
                      cover_against=frozenset(("ranged",)), colour="#7fa66a"),
     # Pit: only flyers may enter; ending a turn in it destroys the creature (M08-125).
-    "O": TerrainKind("pit", "O", entry="flyers", tags=frozenset(("pit",)), colour="#6b4f3a"),
+    "O": TerrainKind("pit", "O", entry="flyers", end_turn="destroyed", tags=frozenset(("pit",)),
+                     colour="#6b4f3a"),
     "B": TerrainKind("blood_rock", "B", tags=frozenset(("blood_rock",)), colour="#c46a5a"),
     "C": TerrainKind("sacred_circle", "C", tags=frozenset(("sacred_circle",)), colour="#e9d77c"),
     # Smoke: blocks sight, not effect, not movement (M08-129).
@@ -52,8 +53,6 @@ POLICY = GeometryPolicy(
     cone_lengths=(("small", 3), ("large", 5)),
 )
 
-INACTIVE = frozenset(("stunned", "helpless"))
-
 
 class Ddm2008(Ruleset):
     """The 2008 D&D Miniatures Game."""
@@ -70,6 +69,9 @@ class Ddm2008(Ruleset):
         "slowed", "invisible",
     ))
     no_flank_conditions = frozenset(("dazed", "staggered", "stunned", "helpless"))
+    # Immobilized (M08-143) and inactive (stunned M08-141, helpless M08-142): no move; slowed: 2 (M08-146).
+    speed_zero_conditions = frozenset(("immobilized", "stunned", "helpless"))
+    slowed_speed = 2
     rule_ids: ClassVar[dict[str, str]] = {
         "area.close": "M08-083", "area.line": "M08-086", "area.effect": "M08-088",
         "area.origin": "M08-089", "area.nearest": "M08-089",
@@ -89,15 +91,6 @@ class Ddm2008(Ruleset):
         words = [str(a).lower() for a in stats.get("abilities", []) if isinstance(a, str)]
         words += [str(k).lower() for k in stats.get("keywords", [])]
         return name in words
-
-    def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
-        """Card speed, slowed to 2 (M08-146), 0 when immobilized (M08-143) or inactive (M08-141, M08-142)."""
-        speeds = dict(creature.template.speed)
-        if creature.has("immobilized") or any(creature.has(c) for c in INACTIVE):
-            return {mode: 0 for mode in speeds}
-        if creature.has("slowed"):
-            speeds = {mode: min(v, 2) for mode, v in speeds.items()}
-        return speeds
 
     def movements(self, pos: Position, creature: Creature) -> list[Movement]:
         """Walking, flight (M08-052), burrowing (M08-051) and phasing (M08-054), each with the

@@ -59,8 +59,6 @@ POLICY = GeometryPolicy(
     cone_lengths=(),
 )
 
-CANNOT_MOVE = frozenset(("helpless", "paralyzed", "unconscious", "dying", "stunned", "grappled", "stable"))
-
 
 class Dnd3(Ruleset):
     """D&D 3rd edition combat."""
@@ -80,6 +78,8 @@ class Dnd3(Ruleset):
     no_flank_conditions = frozenset(("flat_footed", "stunned", "helpless", "paralyzed", "unconscious",
                                      "dying", "stable", "disabled"))
     cover_words = ("none", "cover", "cover", "total")
+    speed_zero_conditions = frozenset(("helpless", "paralyzed", "unconscious", "dying", "stunned", "grappled",
+                                       "stable"))
     rule_ids: ClassVar[dict[str, str]] = {}
 
     def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
@@ -99,14 +99,12 @@ class Dnd3(Ruleset):
         return "dead" if creature.hp <= -10 else "down"
 
     def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
-        """Speed by mode; 0 for a creature that cannot move (helpless, paralyzed, unconscious...)."""
-        speeds = dict(creature.template.speed)
-        if any(creature.has(c) for c in CANNOT_MOVE) or creature.status != "active":
-            return {mode: 0 for mode in speeds}
-        return speeds
-
-    def movements(self, pos: Position, creature: Creature) -> list[Movement]:
-        return [Movement(mode, budget, flying=mode == "fly") for mode, budget in self.speeds(pos, creature).items()]
+        """At 0 hit points a creature is disabled and still moves (E35-053); below 0 it is dying or
+        stable and does not (E35-054)."""
+        if creature.status == "down" and creature.hp == 0 and not any(
+                creature.has(c) for c in self.speed_zero_conditions):
+            return dict(creature.template.speed)
+        return super().speeds(pos, creature)
 
     def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:
         """Allies are passed; enemies only when three sizes apart, or helpless in 3.5 (G35-13)."""

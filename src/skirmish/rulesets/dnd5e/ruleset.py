@@ -63,8 +63,6 @@ POLICY = GeometryPolicy(
     cone_lengths=(),
 )
 
-SPEED_ZERO = frozenset(("grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious"))
-
 
 class Dnd5e(Ruleset):
     """D&D 5th edition combat on the grid."""
@@ -84,6 +82,10 @@ class Dnd5e(Ruleset):
     ))
     no_flank_conditions = frozenset(("incapacitated", "paralyzed", "petrified", "stunned", "unconscious"))
     cover_words = ("none", "half", "three_quarters", "total")
+    # Speed 0 under these conditions (G5-01); a prone creature crawls, 1 extra square per square (E5-040).
+    speed_zero_conditions = frozenset(("grappled", "restrained", "paralyzed", "petrified", "stunned",
+                                       "unconscious"))
+    crawl_condition = "prone"
     rule_ids: ClassVar[dict[str, str]] = {"area.effect": "E5-114", "area.origin": "E5-091"}
 
     def make_policy(self) -> GeometryPolicy:
@@ -107,19 +109,6 @@ class Dnd5e(Ruleset):
         if creature.hp > 0:
             return "active"
         return "down" if creature.hero else "dead"
-
-    def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
-        """Speed by mode; 0 under grappled, restrained, paralyzed, petrified, stunned, unconscious (G5-01)."""
-        speeds = dict(creature.template.speed)
-        if any(creature.has(c) for c in SPEED_ZERO) or creature.status != "active":
-            return {mode: 0 for mode in speeds}
-        return speeds
-
-    def movements(self, pos: Position, creature: Creature) -> list[Movement]:
-        """Each speed; a prone creature crawls at 1 extra square per square (E5-040)."""
-        crawl = 1 if creature.has("prone") else 0
-        return [Movement(mode, budget, flying=mode == "fly", extra_per_square=crawl)
-                for mode, budget in self.speeds(pos, creature).items()]
 
     def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:
         """Another creature's space is difficult terrain (E5-044); a hostile one may be passed only

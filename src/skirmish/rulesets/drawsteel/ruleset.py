@@ -26,7 +26,7 @@ LEGEND: dict[str, TerrainKind] = {
     **BASE_LEGEND,
     **DIAGONAL_WALLS,
     # Damaging terrain (DS-088): no extra cost, but no shifting into it (DS-045).
-    "^": TerrainKind("damaging", "^", tags=frozenset(("damaging",)), colour="#e0825a"),
+    "^": TerrainKind("damaging", "^", end_turn="damage", tags=frozenset(("damaging",)), colour="#e0825a"),
     # A solid object filling its square: a pillar, a tree trunk (DS-043, DS-149).
     "T": TerrainKind("object", "T", entry="none", occupiable=False, blocks_corners=True, sight="block",
                      blocks_effect=True, cover_against=ALL_KINDS, colour="#6d5c4b"),
@@ -43,8 +43,6 @@ POLICY = GeometryPolicy(
     min_one_square=False,
     cone_lengths=(),
 )
-
-SPEED_ZERO = frozenset(("grabbed", "restrained", "unconscious"))
 
 
 class DrawSteel(Ruleset):
@@ -63,6 +61,12 @@ class DrawSteel(Ruleset):
     ))
     # Flanking needs the ability to take triggered actions (DS-148).
     no_flank_conditions = frozenset(("dazed", "unconscious", "surprised"))
+    # Speed 0 when grabbed, restrained (G-09) or unconscious (DS-170); 2 when slowed (G-09);
+    # a prone creature crawls, 1 extra square per square (DS-068).
+    speed_zero_conditions = frozenset(("grabbed", "restrained", "unconscious"))
+    slowed_speed = 2
+    crawl_condition = "prone"
+    down_can_move = True  # a dying hero still acts (DS-164)
     rule_ids: ClassVar[dict[str, str]] = {"area.effect": "DS-073"}
 
     def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
@@ -82,22 +86,6 @@ class DrawSteel(Ruleset):
             return "dead"
         winded = creature.template.max_hp // 2
         return "dead" if creature.hp <= -winded else "down"
-
-    def speeds(self, pos: Position, creature: Creature) -> dict[str, int]:
-        """Speed by mode; 2 when slowed unless already lower; 0 when grabbed, restrained or unconscious (G-09,
-        DS-170)."""
-        speeds = dict(creature.template.speed)
-        if any(creature.has(c) for c in SPEED_ZERO) or creature.status == "dead":
-            return {mode: 0 for mode in speeds}
-        if creature.has("slowed"):
-            speeds = {mode: min(v, 2) for mode, v in speeds.items()}
-        return speeds
-
-    def movements(self, pos: Position, creature: Creature) -> list[Movement]:
-        """Each speed; a prone creature crawls, 1 extra square per square (DS-068)."""
-        crawl = 1 if creature.has("prone") else 0
-        return [Movement(mode, budget, flying=mode == "fly", extra_per_square=crawl)
-                for mode, budget in self.speeds(pos, creature).items()]
 
     def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:
         """Allies are passed freely (DS-038); enemies' spaces are difficult terrain (DS-039); no creature's

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,5 +49,5 @@ def test_fast_path_matches_general_search(case):
     for sq in fast.costs:
         path = [req.at, *fast.path(sq)]
         assert path[-1] == sq
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             assert max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1

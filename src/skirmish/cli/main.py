@@ -49,7 +49,8 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
 ) -> None:
     """Play a scenario's steps and answer its questions."""
-    from skirmish.scenario.runner import StepRefused, run as run_steps
+    from skirmish.scenario.runner import StepRefused
+    from skirmish.scenario.runner import run as run_steps
 
     scenario = _load(file)
     try:

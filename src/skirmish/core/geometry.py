@@ -115,10 +115,8 @@ def distance_field(grid: Grid, policy: GeometryPolicy, source: Coord) -> list[in
     if found is not None:
         return found
     w, h = grid.width, grid.height
-    kinds = grid.kinds
     n = w * h
-    wall = [k.entry == "none" for k in kinds]
-    corner_block = [k.blocks_corners for k in kinds]
+    steps = count_steps(grid, policy.count_past_corners)
     src = grid.index(source)
     if policy.diagonal == "one":
         dist = [-1] * n
@@ -126,18 +124,10 @@ def distance_field(grid: Grid, policy: GeometryPolicy, source: Coord) -> list[in
         queue = deque([src])
         while queue:
             i = queue.popleft()
-            x, y = i % w, i // w
-            for dx, dy in DIRECTIONS_8:
-                nx, ny = x + dx, y + dy
-                if not (0 <= nx < w and 0 <= ny < h):
-                    continue
-                j = ny * w + nx
-                if dist[j] >= 0 or wall[j]:
-                    continue
-                if dx and dy and not _count_diagonal_ok(corner_block, w, x, y, dx, dy, policy):
-                    continue
-                dist[j] = dist[i] + 1
-                queue.append(j)
+            for j, _diagonal in steps[i]:
+                if dist[j] < 0:
+                    dist[j] = dist[i] + 1
+                    queue.append(j)
     else:
         best = [[-1, -1] for _ in range(n)]
         best[src][0] = 0
@@ -146,17 +136,8 @@ def distance_field(grid: Grid, policy: GeometryPolicy, source: Coord) -> list[in
             d, i, parity = heapq.heappop(heap)
             if best[i][parity] != d:
                 continue
-            x, y = i % w, i // w
-            for dx, dy in DIRECTIONS_8:
-                nx, ny = x + dx, y + dy
-                if not (0 <= nx < w and 0 <= ny < h):
-                    continue
-                j = ny * w + nx
-                if wall[j]:
-                    continue
-                if dx and dy:
-                    if not _count_diagonal_ok(corner_block, w, x, y, dx, dy, policy):
-                        continue
+            for j, diagonal in steps[i]:
+                if diagonal:
                     nd, np = d + (2 if parity else 1), 1 - parity
                 else:
                     nd, np = d + 1, parity
@@ -168,13 +149,40 @@ def distance_field(grid: Grid, policy: GeometryPolicy, source: Coord) -> list[in
     return dist
 
 
-def _count_diagonal_ok(corner_block: list[bool], w: int, x: int, y: int, dx: int, dy: int,
-                       policy: GeometryPolicy) -> bool:
-    side1 = corner_block[y * w + x + dx]
-    side2 = corner_block[(y + dy) * w + x]
-    if side1 and side2:
-        return False
-    return policy.count_past_corners or not (side1 or side2)
+def count_steps(grid: Grid, past_corners: bool) -> list[tuple[tuple[int, bool], ...]]:
+    """Per square, the squares a count of distance may step to next: (index, diagonal).
+
+    Walls stop a count; creatures do not. A diagonal count may pass a wall's corner when the
+    rule set says so (M08-090), never squeeze between two walls that meet at a point, and never
+    cross the solid half of a diagonal wall. Built once per map.
+    """
+
+    def build() -> list[tuple[tuple[int, bool], ...]]:
+        w, h = grid.width, grid.height
+        kinds = grid.kinds
+        move = grid.mask("move")
+        has_diagonal_walls = any(m not in (None, "full") for m in move)
+        out: list[tuple[tuple[int, bool], ...]] = []
+        for i in range(w * h):
+            x, y = i % w, i // w
+            row: list[tuple[int, bool]] = []
+            if kinds[i].entry != "none":
+                for dx, dy in DIRECTIONS_8:
+                    nx, ny = x + dx, y + dy
+                    if not (0 <= nx < w and 0 <= ny < h) or kinds[ny * w + nx].entry == "none":
+                        continue
+                    if dx and dy:
+                        side1 = kinds[y * w + nx].blocks_corners
+                        side2 = kinds[ny * w + x].blocks_corners
+                        if (side1 and side2) or (not past_corners and (side1 or side2)):
+                            continue
+                    if has_diagonal_walls and segment_blocked(centre((x, y)), centre((nx, ny)), move, w, h):
+                        continue
+                    row.append((ny * w + nx, bool(dx and dy)))
+            out.append(tuple(row))
+        return out
+
+    return grid.cached(("count_steps", past_corners), build)  # type: ignore[return-value]
 
 
 # Cover.
@@ -203,8 +211,11 @@ def cover(
     Returns:
         A degree: NONE, PARTIAL (cover / half cover), THREE_QUARTERS or TOTAL.
     """
-    origin_list = [(p, sq) for sq in attacker for p in corners(sq)] if origins is None else list(origins)
     mask = grid.mask(f"cover:{kind}")
+    if origins is None:
+        origin_list = [(p, sq) for sq in attacker for p in open_corners(sq, mask, grid.width)]
+    else:
+        origin_list = list(origins)
     if policy.cover_model == "degrees":
         return _cover_degrees(grid, attacker, target, kind, blockers, origin_list)
     if policy.cover_model == "half_blocked":
@@ -214,27 +225,28 @@ def cover(
         for p, owner in origin_list:
             for t in target:
                 blocked = 0
-                for q in corners(t):
+                for q in open_corners(t, mask, grid.width):
                     if segment_blocked(p, q, mask, grid.width, grid.height, blockers, owner, t):
                         blocked += 1
                     if not segment_blocked(p, q, effect, grid.width, grid.height, (), owner, t):
                         any_effect = True
                 best = min(best, PARTIAL if blocked >= 2 else NONE)
         return best if any_effect else TOTAL
-    # any_line: melee uses the attacker's four corners to one chosen target corner (M08-099);
-    # everything else one chosen attacker corner to the target's four corners (M08-098).
+    # any_line, melee: the attacker picks one of its squares and one of the target's; any blocked line
+    # between their corners gives cover (M08-099, M03-066; so a target diagonally around a wall corner
+    # has cover, ddm2008 Decisions on M08-091). Everything else: one chosen attacker corner to the
+    # target's corners, any blocked line gives cover (M08-098, M03-086).
+    w, h = grid.width, grid.height
     if kind == "melee" and origins is None:
         for a in attacker:
             for t in target:
-                for q in corners(t):
-                    if not any(segment_blocked(p, q, mask, grid.width, grid.height, blockers, a, t)
-                               for p in corners(a)):
-                        return NONE
+                if not any(segment_blocked(p, q, mask, w, h, blockers, a, t)
+                           for p in open_corners(a, mask, w) for q in open_corners(t, mask, w)):
+                    return NONE
         return PARTIAL if footprints_clear(grid, "effect", attacker, target) else TOTAL
     for p, owner in origin_list:
         for t in target:
-            if not any(segment_blocked(p, q, mask, grid.width, grid.height, blockers, owner, t)
-                       for q in corners(t)):
+            if not any(segment_blocked(p, q, mask, w, h, blockers, owner, t) for q in open_corners(t, mask, w)):
                 return NONE
     if origins is None:
         return PARTIAL if footprints_clear(grid, "effect", attacker, target) else TOTAL
@@ -242,15 +254,35 @@ def cover(
     return PARTIAL if effect_seen else TOTAL
 
 
+_SOLID_CORNER = {"nw": 0, "ne": 1, "se": 2, "sw": 3}
+"""Index in ``corners()`` of the right-angle corner of each diagonal wall's solid triangle."""
+
+
+def open_corners(square: Coord, mask: Sequence[str | None], width: int) -> tuple[Point, ...]:
+    """The corners of a square that lines of cover may use: all four, or for a square split by a
+    diagonal wall only those of its open half (M08-102: "only the wall-free part counts")."""
+    cs = corners(square)
+    i = square[1] * width + square[0]
+    kind = mask[i] if 0 <= square[0] < width and 0 <= i < len(mask) else None
+    if kind in _SOLID_CORNER:
+        solid = _SOLID_CORNER[kind]
+        return tuple(c for i, c in enumerate(cs) if i != solid)
+    return cs
+
+
 def _cover_degrees(grid: Grid, attacker: Footprint, target: Footprint, kind: str,
                    blockers: Collection[int], origins: list[tuple[Point, Coord | None]]) -> int:
     """The DMG's grid method: count blocked lines, capped by what the obstacles can give."""
     w, h = grid.width, grid.height
     effect = grid.mask("effect")
-    by_degree = [(TOTAL, effect)]
-    for degree, word in ((THREE_QUARTERS, "three_quarters"), (PARTIAL, "half")):
+    # Each layer holds its obstacles and every more protective one, so a line along the seam
+    # between a wall and a portcullis counts as blocked at the portcullis's degree.
+    by_degree: list[tuple[int, Sequence[str | None]]] = [(TOTAL, effect)]
+    words = {"total": TOTAL, "three_quarters": THREE_QUARTERS, "half": PARTIAL}
+    for degree in (THREE_QUARTERS, PARTIAL):
         layer = tuple(
-            k.shape if kind in k.cover_against and k.cover_degree == word and not k.blocks_effect else None
+            k.shape if k.blocks_effect or (kind in k.cover_against and words.get(k.cover_degree or "", 0) >= degree)
+            else None
             for k in grid.kinds
         )
         by_degree.append((degree, layer))
@@ -261,7 +293,7 @@ def _cover_degrees(grid: Grid, attacker: Footprint, target: Footprint, kind: str
         for t in target:
             blocked = 0
             cap = NONE
-            for q in corners(t):
+            for q in open_corners(t, effect, w):
                 line = NONE
                 for degree, layer in by_degree:
                     if segment_blocked(p, q, layer, w, h, (), owner, t):
@@ -284,20 +316,33 @@ def _cover_degrees(grid: Grid, attacker: Footprint, target: Footprint, kind: str
 def centre_line_flanks(a: Coord, b: Coord, target: Coord) -> bool:
     """Whether the line between the centres of ``a`` and ``b`` passes through two opposite
     sides of ``target``, opposite corners included (M08-110, M03-065, DS-147)."""
-    (ax, ay), (bx, by) = centre(a), centre(b)
-    tx, ty = target
+    return line_crosses_box(centre(a), centre(b), (target[0], target[1], target[0] + 1, target[1] + 1))
+
+
+def line_crosses_box(p: Point, q: Point, box: tuple[float, float, float, float]) -> bool:
+    """Whether segment p-q passes through two opposite sides of an axis-aligned box (corners count)."""
+    (ax, ay), (bx, by) = p, q
+    x0, y0, x1, y1 = box
     eps = 1e-9
-    if abs(ax - bx) > eps and min(ax, bx) <= tx + eps and max(ax, bx) >= tx + 1 - eps:
-        y0 = ay + (by - ay) * (tx - ax) / (bx - ax)
-        y1 = ay + (by - ay) * (tx + 1 - ax) / (bx - ax)
-        if ty - eps <= y0 <= ty + 1 + eps and ty - eps <= y1 <= ty + 1 + eps:
+    if abs(ax - bx) > eps and min(ax, bx) <= x0 + eps and max(ax, bx) >= x1 - eps:
+        ya = ay + (by - ay) * (x0 - ax) / (bx - ax)
+        yb = ay + (by - ay) * (x1 - ax) / (bx - ax)
+        if y0 - eps <= ya <= y1 + eps and y0 - eps <= yb <= y1 + eps:
             return True
-    if abs(ay - by) > eps and min(ay, by) <= ty + eps and max(ay, by) >= ty + 1 - eps:
-        x0 = ax + (bx - ax) * (ty - ay) / (by - ay)
-        x1 = ax + (bx - ax) * (ty + 1 - ay) / (by - ay)
-        if tx - eps <= x0 <= tx + 1 + eps and tx - eps <= x1 <= tx + 1 + eps:
+    if abs(ay - by) > eps and min(ay, by) <= y0 + eps and max(ay, by) >= y1 - eps:
+        xa = ax + (bx - ax) * (y0 - ay) / (by - ay)
+        xb = ax + (bx - ax) * (y1 - ay) / (by - ay)
+        if x0 - eps <= xa <= x1 + eps and x0 - eps <= xb <= x1 + eps:
             return True
     return False
+
+
+def spaces_flank(a: Coord, a_size: int, b: Coord, b_size: int, t: Coord, t_size: int) -> bool:
+    """The centre-line test between the centres of whole spaces, through the target's whole space
+    (DS-147: "from the centre of your space to the centre of your ally's space")."""
+    pa = (a[0] + a_size / 2, a[1] + a_size / 2)
+    pb = (b[0] + b_size / 2, b[1] + b_size / 2)
+    return line_crosses_box(pa, pb, (t[0], t[1], t[0] + t_size, t[1] + t_size))
 
 
 def footprints_flank(a: Footprint, b: Footprint, target: Footprint) -> bool:

@@ -166,8 +166,8 @@ class Grid:
     def mask(self, question: str) -> Mask:
         """Per-square solid kinds for one kind of line.
 
-        ``question`` is ``"sight"``, ``"effect"``, ``"move"`` (diagonal walls only: full
-        walls are kept out by entry rules) or ``"cover:<attack kind>"``.
+        ``question`` is ``"sight"``, ``"effect"``, ``"move"`` (what a step may not cross: walls
+        and the solid halves of diagonal walls) or ``"cover:<attack kind>"``.
         """
         key = ("mask", question)
         found = self._cache.get(key)
@@ -191,7 +191,7 @@ def _mask_value(kind: TerrainKind, question: str) -> str | None:
     if question == "effect":
         return kind.shape if kind.blocks_effect else None
     if question == "move":
-        return kind.shape if kind.shape != "full" else None
+        return kind.shape if kind.shape != "full" or kind.entry == "none" else None
     if question.startswith("cover:"):
         return kind.shape if question[6:] in kind.cover_against else None
     raise ValueError(f"unknown line question {question!r}")

@@ -55,7 +55,8 @@ def _sign(v: float) -> int:
 
 def _kind(mask: Mask, width: int, height: int, x: int, y: int, extra: Collection[int]) -> str | None:
     if not (0 <= x < width and 0 <= y < height):
-        return None
+        return "full"  # beyond the map's edge there is nothing to see through
+
     i = y * width + x
     if i in extra:
         return "full"

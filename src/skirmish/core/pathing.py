@@ -137,7 +137,7 @@ def unit_steps(grid: Grid) -> list[tuple[bool, ...]]:
     def build() -> list[tuple[bool, ...]]:
         w, h = grid.width, grid.height
         move = grid.mask("move")
-        has_diagonal_walls = any(m is not None for m in move)
+        has_diagonal_walls = any(m not in (None, "full") for m in move)
         table: list[tuple[bool, ...]] = []
         for y in range(h):
             for x in range(w):

@@ -38,6 +38,9 @@ class GeometryPolicy:
         creature_cover_against: attack kinds against which creatures give cover (M08-096).
         flanking: "adjacent": flankers must be adjacent to the target (M08-110, DS-146);
             "threatens": within melee reach (3.5 SRD); "off": the rule set has no flanking.
+        flank_from: "squares": the centre line may join any square of each creature, through any
+            square of the target (M08-111, M03-065); "spaces": it joins the centres of the two whole
+            spaces and must cross the target's whole space (DS-147, the DMG's flanking).
         min_one_square: a creature can always move one square on its turn (M08-045, M03-052).
         cone_lengths: reach of the ddm2008 cone templates in squares (GAP-M08-6: the
             templates are lost; the project's choice).
@@ -52,6 +55,7 @@ class GeometryPolicy:
     creature_cover: CreatureCover = "none"
     creature_cover_against: frozenset[str] = field(default_factory=lambda: frozenset(("ranged",)))
     flanking: FlankRule = "adjacent"
+    flank_from: Literal["squares", "spaces"] = "squares"
     min_one_square: bool = False
     cone_lengths: tuple[tuple[str, int], ...] = (("small", 3), ("large", 5))
 

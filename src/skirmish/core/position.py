@@ -175,7 +175,10 @@ class Position:
                 continue
             if not self.ruleset.can_flank(self, ally) or not self._threatens(ally, target, rule):
                 continue
-            if geometry.footprints_flank(attacker.squares, ally.squares, target.squares):
+            if self.ruleset.policy.flank_from == "spaces":
+                if geometry.spaces_flank(attacker.at, attacker.size, ally.at, ally.size, target.at, target.size):
+                    return True
+            elif geometry.footprints_flank(attacker.squares, ally.squares, target.squares):
                 return True
         return False
 
@@ -280,6 +283,10 @@ class Position:
             return squares, lambda c: any(geometry.point_sees_square(grid, "effect", apex, s, owner)
                                           for s in c.squares)
         if spec.shape == "line":
+            if spec.width != 1:
+                raise InvalidActionError(
+                    f"{attack.name} is a {spec}: lines wider than one square are not drawn yet; "
+                    "give it a width of 1")
             length = int(spec.size)
             d = geometry.distance(grid, policy, actor.squares, [at])
             if d is None or d > length:
@@ -300,15 +307,18 @@ class Position:
         raise InvalidActionError(f"unknown area shape {spec.shape!r}")
 
     def _check_origin_square(self, actor: Creature, attack: Attack, at: Coord) -> None:
-        """An area's origin must be in line of effect, and in range where a range is given."""
+        """An area's origin must be in line of effect (M08-088), and for ``sight`` and ``range X``
+        in line of sight, within X squares for ``range X`` (M08-089)."""
         grid = self.grid
         if not geometry.line_of_effect(grid, actor.squares, [at]):
             raise IllegalActionError(
                 f"{actor.id} has no line of effect to the origin square {list(at)}", rule=_rule(self, "area.effect"))
-        if attack.range == "sight" or attack.range == "nearest":
-            if attack.range == "sight" and not geometry.line_of_sight(grid, actor.squares, [at]):
-                raise IllegalActionError(f"{actor.id} cannot see the origin square {list(at)}",
-                                         rule=_rule(self, "area.origin"))
+        if attack.range == "nearest":
+            return
+        if not geometry.line_of_sight(grid, actor.squares, [at]):
+            raise IllegalActionError(f"{actor.id} cannot see the origin square {list(at)}",
+                                     rule=_rule(self, "area.origin"))
+        if attack.range == "sight":
             return
         limit = attack.reach
         d = geometry.distance(grid, self.ruleset.policy, actor.squares, [at])

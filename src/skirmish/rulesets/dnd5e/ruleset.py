@@ -59,6 +59,7 @@ POLICY = GeometryPolicy(
     creature_cover="all",
     creature_cover_against=ALL_KINDS,
     flanking="off",
+    flank_from="spaces",
     min_one_square=False,
     cone_lengths=(),
 )

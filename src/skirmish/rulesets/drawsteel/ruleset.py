@@ -40,6 +40,7 @@ POLICY = GeometryPolicy(
     cover_model="half_blocked",
     creature_cover="none",
     flanking="adjacent",
+    flank_from="spaces",
     min_one_square=False,
     cone_lengths=(),
 )

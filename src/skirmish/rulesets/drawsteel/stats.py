@@ -62,7 +62,7 @@ class DrawSteelStats(Strict):
 
     stamina: int = Field(default=10, ge=1)
     speed: int | dict[str, int] = 5
-    size: str = "1M"
+    size: str | int = "1M"
     stability: int = Field(default=0, ge=0)
     characteristics: Characteristics = Field(default_factory=Characteristics)
     free_strike: int = Field(default=2, ge=0)
@@ -73,9 +73,11 @@ class DrawSteelStats(Strict):
     level: int = Field(default=1, ge=0)
     keywords: list[str] = Field(default_factory=list)
 
-    @field_validator("size")
+    @field_validator("size", mode="before")
     @classmethod
-    def _size(cls, v: str | int) -> str:
+    def _size(cls, v: object) -> str:
+        if isinstance(v, bool) or not isinstance(v, str | int):
+            raise ValueError(f"size {v!r} is not a Draw Steel size; use 1T, 1S, 1M, 1L or a whole number 2 or more")
         text = str(v).strip().upper()
         if text in SMALL_SIZES or (re.fullmatch(r"[1-9][0-9]*", text) and int(text) >= 2):
             return text

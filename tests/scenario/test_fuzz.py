@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 
 import yaml
@@ -64,10 +65,8 @@ def check(text: str) -> None:
     except ContentError as e:
         assert str(e).startswith("fuzz.yaml")
         return
-    try:
+    with contextlib.suppress(StepRefused, ContentError):
         run(scenario)
-    except (StepRefused, ContentError):
-        pass
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

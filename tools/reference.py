@@ -221,14 +221,17 @@ def policy_meaning(field: str, value: Any, policy: Any) -> str:
         return f"a diagonal step into difficult terrain costs {value} squares"
     if field == "cover_model":
         return {
-            "any_line": "the attacker picks its best corner; one blocked line from it to the target's "
-                        "square gives cover (melee: all four corners of the attacker's square to one "
-                        "chosen corner of the target's)",
-            "degrees": "lines from the attacker's best corner to the 4 corners of the target's square: "
-                       "1-2 blocked give half cover, 3-4 three-quarters, no line of effect total; no "
-                       "obstacle gives more than its own degree (a low wall or a creature: half)",
-            "half_blocked": "lines from the attacker's best corner to the 4 corners of the target's "
-                            "square: 2 or more blocked give cover; no line of effect gives total cover",
+            "any_line": "the attacker picks its best corner; one blocked line from it to a corner of the "
+                        "target's square gives cover (melee: one square of each creature, any blocked "
+                        "line between their corners gives cover); a diagonal-wall square uses only the "
+                        "corners of its open half",
+            "degrees": "lines from the attacker's best corner to the corners of the target's square (the "
+                       "open half's three in a diagonal-wall square): 1-2 blocked give half cover, 3-4 "
+                       "three-quarters, no line of effect total; no obstacle gives more than its own "
+                       "degree (a low wall or a creature: half)",
+            "half_blocked": "lines from the attacker's best corner to the corners of the target's square "
+                            "(the open half's three in a diagonal-wall square): at least half of them "
+                            "blocked give cover; no line of effect gives total cover",
         }[value]
     if field == "creature_cover":
         against = kinds_text(policy.creature_cover_against)

@@ -111,7 +111,7 @@ def test_m08_054_phasing_passes_enemies_walls_and_ignores_terrain_but_ends_legal
         ...#~O..
         ########
     """
-    found = costs("ddm2008", rows, mover(6, abilities="[phasing]"), other("orc", "monsters", (1, 1)))
+    found = costs("ddm2008", rows, mover(6, abilities="{phasing: true}"), other("orc", "monsters", (1, 1)))
     # Not on the orc (1, 1), the wall (3, 1) or the pit (5, 1); difficult terrain (4, 1) costs 1.
     assert found == {(2, 1): 2, (4, 1): 4, (6, 1): 6}
 
@@ -135,7 +135,7 @@ def test_m08_056_flying_and_phasing_are_not_slowed_by_difficult_terrain():
     walker = costs("ddm2008", rows, mover(4))
     assert walker == {(1, 1): 2, (2, 1): 4}
     assert costs("ddm2008", rows, mover("F4")) == {(1, 1): 1, (2, 1): 2, (3, 1): 3, (4, 1): 4}
-    assert costs("ddm2008", rows, mover(4, abilities="[phasing]")) == {(1, 1): 1, (2, 1): 2, (3, 1): 3,
+    assert costs("ddm2008", rows, mover(4, abilities="{phasing: true}")) == {(1, 1): 1, (2, 1): 2, (3, 1): 3,
                                                                         (4, 1): 4}
 
 

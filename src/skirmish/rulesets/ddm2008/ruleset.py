@@ -86,11 +86,9 @@ class Ddm2008(Ruleset):
         )
 
     def has_ability(self, creature: Creature, name: str) -> bool:
-        """Whether the card lists an ability or keyword of that name (case-insensitive)."""
-        stats = creature.template.stats
-        words = [str(a).lower() for a in stats.get("abilities", []) if isinstance(a, str)]
-        words += [str(k).lower() for k in stats.get("keywords", [])]
-        return name in words
+        """Whether the card's abilities switch ``name`` on (``flight``, ``phasing``)."""
+        abilities = creature.template.stats.get("abilities") or {}
+        return bool(abilities.get(name))
 
     def movements(self, pos: Position, creature: Creature) -> list[Movement]:
         """Walking, flight (M08-052), burrowing (M08-051) and phasing (M08-054), each with the

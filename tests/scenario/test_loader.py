@@ -164,7 +164,8 @@ def test_output_has_the_contract_shape():
 
 
 def test_do_step_is_refused_until_the_ruleset_plays():
-    s = load(BASE + "steps:\n  - {ask: distance, from: a, to: b}\n  - {actor: a, do: move, to: [1, 0]}\n")
+    s = load(BASE.replace("ddm2008", "dnd3")
+             + "steps:\n  - {ask: distance, from: a, to: b}\n  - {actor: a, do: move, to: [1, 0]}\n")
     with pytest.raises(StepRefused) as e:
         run(s)
     assert e.value.index == 1 and e.value.actor == "a"

@@ -86,7 +86,7 @@ class Attack:
         damage: damage dice with their types, if it deals damage.
         targets: most targets it may have.
         area: its area, if any.
-        effects: conditions and other effects on a hit, by name.
+        effects: conditions and other effects on a hit: names, or the rule set's own mappings.
         extra: the rule set's own further fields (uses, recharge, power-roll tiers...).
     """
 
@@ -98,7 +98,7 @@ class Attack:
     damage: DiceExpr | None = None
     targets: int = 1
     area: AreaSpec | None = None
-    effects: tuple[str, ...] = ()
+    effects: tuple[Any, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from skirmish.core.pathing import ALLY, BLOCKED, Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.terrain import TerrainKind
+from skirmish.errors import NotPlayableError
 
 if TYPE_CHECKING:
     from skirmish.core.creatures import Creature, CreatureTemplate
@@ -121,6 +122,30 @@ class Ruleset(ABC):
     def playable(self) -> bool:
         """Whether actions can be played (the rule set's own issue has landed)."""
         return self.state_class is not None
+
+    def new_state(self, position: Position) -> State:
+        """A game starting from a scenario's position.
+
+        Raises:
+            NotPlayableError: the rule set cannot play actions yet.
+        """
+        if self.state_class is None:
+            raise NotPlayableError(f"{self.name} cannot play actions yet")
+        return self.state_class.from_position(position)  # type: ignore[attr-defined,no-any-return]
+
+    def parse_action(self, step: Mapping[str, Any]) -> Any:
+        """The action a scenario step describes (``{actor, do, ...}``).
+
+        Raises:
+            NotPlayableError: the rule set cannot play actions yet.
+            InvalidActionError: the step is malformed.
+        """
+        raise NotPlayableError(f"{self.name} cannot play actions yet")
+
+    def decide_for_scenario(self, state: State, step: Mapping[str, Any]) -> Any | None:
+        """A decision the scenario's ``decisions: auto`` policy takes before ``step`` can be played,
+        or None when nothing is pending."""
+        return None
 
     # Hooks with neutral defaults.
 

@@ -187,61 +187,87 @@ def reachable(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -> Reach:
     return _reachable_footprint(grid, policy, req)
 
 
-def _reachable_footprint(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -> Reach:
-    """``reachable`` for any footprint and mode: the general search."""
+def step_cost(grid: Grid, policy: GeometryPolicy, req: MoveRequest, state: tuple[Coord, int], dx: int, dy: int
+              ) -> tuple[int, tuple[Coord, int]] | None:
+    """The cost of one step of a move and the state after it, or None when the step is not allowed.
+
+    ``state`` is (top-left square, diagonal parity). Squares the creature already holds cost
+    nothing (M08-058); the worst square it newly enters sets the price (M08-059).
+    """
     w, h = grid.width, grid.height
     size = req.size
+    (x, y), parity = state
+    nx, ny = x + dx, y + dy
+    if not (nx >= 0 and ny >= 0 and nx + size <= w and ny + size <= h):
+        return None
     steps = unit_steps(grid)
     kinds = grid.kinds
-    alternating = policy.diagonal == "alternating"
+    d = DIRECTIONS_8.index((dx, dy))
+    if not req.through_walls:
+        for sy in range(y, y + size):
+            for sx in range(x, x + size):
+                if not steps[sy * w + sx][d]:
+                    return None
+    worst = 1
+    for sy in range(ny, ny + size):
+        for sx in range(nx, nx + size):
+            if x <= sx < x + size and y <= sy < y + size:
+                continue
+            i = sy * w + sx
+            kind = kinds[i]
+            if kind.entry == "none" and not req.through_walls:
+                return None
+            if kind.entry == "flyers" and not (req.flying or req.through_walls):
+                return None
+            cost = 1
+            if not req.ignore_terrain and (not req.flying or kind.difficult_for_flyers):
+                cost = kind.move_cost
+            passage = req.occupied.get(i)
+            if passage is not None:
+                if not passage.enter:
+                    return None
+                if passage.difficult:
+                    cost = max(cost, 2)  # difficult terrain does not stack (E5-036)
+            worst = max(worst, cost)
+    if dx and dy and policy.diagonal == "alternating":
+        cost = (1 + parity) if worst == 1 else policy.difficult_diagonal_cost
+        new_parity = 1 - parity
+    else:
+        cost = worst
+        new_parity = parity
+    return cost + req.extra_per_square, ((nx, ny), new_parity)
+
+
+def path_cost(grid: Grid, policy: GeometryPolicy, req: MoveRequest, path: list[Coord]) -> int | None:
+    """What a given path costs the mover, or None when a step of it is not allowed or it does
+    not end where the creature may stop."""
+    state = (req.at, req.parity)
+    total = 0
+    for sq in path:
+        dx, dy = sq[0] - state[0][0], sq[1] - state[0][1]
+        if (dx, dy) not in DIRECTIONS_8:
+            return None
+        found = step_cost(grid, policy, req, state, dx, dy)
+        if found is None:
+            return None
+        total += found[0]
+        state = found[1]
+    if not path or not _can_end(grid, req, path[-1]):
+        return None
+    return total
+
+
+def _reachable_footprint(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -> Reach:
+    """``reachable`` for any footprint and mode: the general search."""
     start = req.at
-    start_state = (start, req.parity if alternating else 0)
+    start_state = (start, req.parity if policy.diagonal == "alternating" else 0)
     dist: dict[tuple[Coord, int], int] = {start_state: 0}
     parent: dict[tuple[Coord, int], tuple[Coord, int] | None] = {start_state: None}
     buckets: list[list[tuple[Coord, int]]] = [[] for _ in range(req.budget + 1)]
     buckets[0].append(start_state)
 
-    def footprint_ok(x: int, y: int) -> bool:
-        return x >= 0 and y >= 0 and x + size <= w and y + size <= h
-
     def step(state: tuple[Coord, int], dx: int, dy: int) -> tuple[int, tuple[Coord, int]] | None:
-        (x, y), parity = state
-        nx, ny = x + dx, y + dy
-        if not footprint_ok(nx, ny):
-            return None
-        d = DIRECTIONS_8.index((dx, dy))
-        for sy in range(y, y + size):
-            for sx in range(x, x + size):
-                if not steps[sy * w + sx][d] and not req.through_walls:
-                    return None
-        worst = 1
-        for sy in range(ny, ny + size):
-            for sx in range(nx, nx + size):
-                if x <= sx < x + size and y <= sy < y + size:
-                    continue  # squares it already holds cost nothing (M08-058)
-                i = sy * w + sx
-                kind = kinds[i]
-                if kind.entry == "none" and not req.through_walls:
-                    return None
-                if kind.entry == "flyers" and not (req.flying or req.through_walls):
-                    return None
-                cost = 1
-                if not req.ignore_terrain and (not req.flying or kind.difficult_for_flyers):
-                    cost = kind.move_cost
-                passage = req.occupied.get(i)
-                if passage is not None:
-                    if not passage.enter:
-                        return None
-                    if passage.difficult:
-                        cost = max(cost, 2)  # difficult terrain does not stack (E5-036)
-                worst = max(worst, cost)
-        if dx and dy and alternating:
-            cost = (1 + parity) if worst == 1 else policy.difficult_diagonal_cost
-            new_parity = 1 - parity
-        else:
-            cost = worst
-            new_parity = parity
-        return cost + req.extra_per_square, ((nx, ny), new_parity)
+        return step_cost(grid, policy, req, state, dx, dy)
 
     for spent in range(req.budget + 1):
         bucket = buckets[spent]

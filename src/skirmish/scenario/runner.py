@@ -44,24 +44,30 @@ def run(scenario: Scenario) -> dict[str, Any]:
         StepRefused: a step is illegal, or actions cannot be played in this rule set yet.
         ContentError: a forced die does not fit the die it was offered to.
     """
-    pos = scenario.position.clone()
+    pos: Position = scenario.position.clone()
     for cid in scenario.model.start.surprised:
         pos.creature(cid).conditions.append(Condition("surprised"))
+    ruleset = pos.ruleset
+    if ruleset.playable:
+        pos = ruleset.new_state(pos)  # type: ignore[assignment]
     answers: list[dict[str, Any]] = []
     for index, step in enumerate(scenario.model.steps):
-        if "ask" in step:
-            try:
-                value = answer(pos, step)
-            except (IllegalActionError, InvalidActionError, NotPlayableError) as e:
-                raise StepRefused(index, _actor(step), getattr(e, "rule", None), str(e)) from None
-            answers.append({"ask": step["ask"], "value": value})
-        else:
-            if not pos.ruleset.playable:
+        try:
+            if "ask" in step:
+                answers.append({"ask": step["ask"], "value": answer(pos, step)})
+            elif not ruleset.playable:
                 raise StepRefused(
                     index, _actor(step), None,
-                    f"{pos.ruleset.name} cannot play actions yet (do: {step['do']}); this version answers "
+                    f"{ruleset.name} cannot play actions yet (do: {step['do']}); this version answers "
                     "its questions (ask: distance, line_of_sight, cover, flanking, reachable, area)")
-            raise StepRefused(index, _actor(step), None, "actions are played by the rule set's state")
+            else:
+                action = ruleset.parse_action(step)
+                pending = ruleset.decide_for_scenario(pos, step)  # type: ignore[arg-type]
+                if pending is not None:
+                    pos.apply(pending)  # type: ignore[attr-defined]
+                pos.apply(action)  # type: ignore[attr-defined]
+        except (IllegalActionError, InvalidActionError, NotPlayableError) as e:
+            raise StepRefused(index, _actor(step), getattr(e, "rule", None), str(e)) from None
     return output(pos, answers)
 
 
@@ -104,7 +110,8 @@ def answer(pos: Position, step: dict[str, Any]) -> Any:
     if q == "legal_actions":
         if not pos.ruleset.playable:
             raise NotPlayableError(f"{pos.ruleset.name} cannot list actions yet; its questions can be asked")
-        raise NotPlayableError("legal actions are listed by the rule set's state")
+        actor = step["actor"]
+        return [a.to_step() for a in pos.legal_actions() if a.actor == actor]  # type: ignore[attr-defined]
     raise ContentError(f"unknown question {q!r}")
 
 
@@ -113,7 +120,7 @@ def output(pos: Position, answers: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "ruleset": pos.ruleset.name,
         "round": pos.round,
-        "turn": pos.turn,
+        "turn": getattr(pos, "current_actor", None) if pos.ruleset.playable else pos.turn,
         "creatures": {
             c.id: {
                 "hp": c.hp,
@@ -127,7 +134,7 @@ def output(pos: Position, answers: list[dict[str, Any]]) -> dict[str, Any]:
         "answers": answers,
         "events": [e.to_json() for e in pos.events],
         "score": _score(pos),
-        "winner": None,
+        "winner": getattr(pos, "winner", None),
     }
 
 

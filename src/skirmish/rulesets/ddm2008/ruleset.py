@@ -7,17 +7,22 @@ movement rules that ``reachable`` needs (M08-046, M08-051..M08-057, M08-143, M08
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from skirmish.core.content import speed_modes
 from skirmish.core.creatures import Creature, CreatureTemplate
-from skirmish.core.game import Movement, Ruleset, RulesetInfo
+from skirmish.core.game import Movement, Ruleset, RulesetInfo, State
 from skirmish.core.pathing import ALLY, BLOCKED, Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.position import Position
 from skirmish.core.terrain import BASE_LEGEND, DIAGONAL_WALLS, TerrainKind
+from skirmish.rulesets.ddm2008.actions import Action, ChooseFirst, from_step
+from skirmish.rulesets.ddm2008.options import Ddm2008Options
+from skirmish.rulesets.ddm2008.state import Ddm2008State
 from skirmish.rulesets.ddm2008.stats import SIZE_RANK, SIZES, Ddm2008Stats
 
 ALL_KINDS = frozenset(("melee", "ranged", "close", "area"))
@@ -64,6 +69,8 @@ class Ddm2008(Ruleset):
     base_policy = POLICY
     legend = LEGEND
     stats_model = Ddm2008Stats
+    options_model = Ddm2008Options
+    state_class = Ddm2008State
     conditions = frozenset((
         "dazed", "staggered", "stunned", "helpless", "immobilized", "confused", "enervated",
         "slowed", "invisible",
@@ -77,12 +84,24 @@ class Ddm2008(Ruleset):
         "area.origin": "M08-089", "area.nearest": "M08-089",
     }
 
+    def parse_action(self, step: Mapping[str, Any]) -> Action:
+        return from_step(dict(step))
+
+    def decide_for_scenario(self, state: State, step: Mapping[str, Any]) -> Action | None:
+        """``decisions: auto``: the initiative winner chooses to go first (M08-030)."""
+        assert isinstance(state, Ddm2008State)
+        if state.phase == "choose_first" and step.get("do") != "choose_first" and state.initiative_winner:
+            return ChooseFirst(state.current_actor or "", side=state.initiative_winner)
+        return None
+
     def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
         assert isinstance(stats, Ddm2008Stats)
         return CreatureTemplate(
             name=name, size=SIZES[stats.size], size_rank=SIZE_RANK[stats.size], size_label=stats.size,
             speed=speed_modes(stats.speed, fly_prefix=True), max_hp=stats.hp,
-            attacks=tuple(a.to_attack() for a in stats.attacks), stats=stats.model_dump(),
+            attacks=tuple(replace(a.to_attack(), effects=tuple(e.model_dump(exclude_none=True) for e in a.effects))
+                          for a in stats.attacks),
+            stats=stats.model_dump(),
         )
 
     def has_ability(self, creature: Creature, name: str) -> bool:

@@ -1,0 +1,72 @@
+"""The agent interface and the random agent; a game loop that pits agents against each other.
+
+Agents see only the game interface (DESIGN.md): ``current_side``, ``legal_actions()``,
+``apply()``, ``clone()``. An agent's own random choices come from a generator seeded from the
+game's seed, so a game between agents is reproducible; the rules' dice stay in the state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from skirmish.core.game import State
+from skirmish.errors import ContentError
+
+
+class Agent(Protocol):
+    """Chooses one of the legal actions."""
+
+    name: str
+
+    def choose(self, state: State, actions: Sequence[Any]) -> Any: ...
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, actions: Sequence[Any]) -> Any:
+        return actions[self.rng.randrange(len(actions))]
+
+
+AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": lambda ruleset, seed: RandomAgent(seed)}
+"""Agent factories by name; rule sets register their tacticians here."""
+
+
+def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
+    """Make an agent by name for a rule set.
+
+    Raises:
+        ContentError: no such agent.
+    """
+    try:
+        return AGENTS[name](ruleset, seed)
+    except KeyError:
+        raise ContentError(f"unknown agent {name!r}; choose one of {', '.join(sorted(AGENTS))}") from None
+
+
+def play_game(state: State, agents: dict[str, Agent], max_actions: int = 200_000,
+              on_action: Callable[[State, Any], None] | None = None) -> State:
+    """Play a game to its end, each side's agent choosing its actions.
+
+    Raises:
+        RuntimeError: the game did not end within ``max_actions`` (a bug in the rules).
+    """
+    for _ in range(max_actions):
+        if state.is_over():
+            return state
+        actions = state.legal_actions()
+        side = state.current_side
+        if not actions or side is None:
+            raise RuntimeError(f"no legal action, yet the game is not over (side {side})")
+        action = agents[side].choose(state, actions)
+        if on_action is not None:
+            on_action(state, action)
+        state.apply(action)
+    raise RuntimeError(f"the game did not end within {max_actions} actions")

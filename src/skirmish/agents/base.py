@@ -40,15 +40,22 @@ AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": lambda ruleset, seed
 
 
 def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
-    """Make an agent by name for a rule set.
+    """Make an agent by name for a rule set: ``random``, or ``tactician`` (the rule set's own).
 
     Raises:
-        ContentError: no such agent.
+        ContentError: no such agent for this rule set.
     """
+    if name == "tactician":
+        from skirmish.rulesets import find_ruleset
+
+        factory = find_ruleset(ruleset).tactician
+        if factory is None:
+            raise ContentError(f"{ruleset} has no tactician yet; use random")
+        return factory(seed)  # type: ignore[no-any-return]
     try:
         return AGENTS[name](ruleset, seed)
     except KeyError:
-        raise ContentError(f"unknown agent {name!r}; choose one of {', '.join(sorted(AGENTS))}") from None
+        raise ContentError(f"unknown agent {name!r}; choose one of random, tactician") from None
 
 
 def play_game(state: State, agents: dict[str, Agent], max_actions: int = 200_000,

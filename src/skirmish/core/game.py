@@ -86,6 +86,7 @@ class Ruleset(ABC):
         no_flank_conditions: conditions that stop a creature flanking or granting flanking.
         cover_words: the ``cover`` answer for degrees none, partial, three-quarters, total.
         state_class: the ``State`` subclass that plays it; None while only geometry is built.
+        tactician: the factory (seed -> agent) of its rules-aware agent, once it has one.
         speed_zero_conditions: conditions under which a creature cannot move at all.
         slowed_speed: the speed a ``slowed`` creature has at most, if the rule set has slowed.
         crawl_condition: the condition under which every square costs one more (prone).
@@ -105,6 +106,7 @@ class Ruleset(ABC):
     cover_words: ClassVar[tuple[str, str, str, str]] = ("none", "cover", "cover", "cover")
     state_class: ClassVar[type[State] | None] = None
     rule_ids: ClassVar[Mapping[str, str]] = {}
+    tactician: ClassVar[Any] = None
     speed_zero_conditions: ClassVar[frozenset[str]] = frozenset()
     slowed_speed: ClassVar[int | None] = None
     crawl_condition: ClassVar[str | None] = None

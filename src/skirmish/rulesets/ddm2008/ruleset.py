@@ -24,6 +24,7 @@ from skirmish.rulesets.ddm2008.actions import Action, ChooseFirst, from_step
 from skirmish.rulesets.ddm2008.options import Ddm2008Options
 from skirmish.rulesets.ddm2008.state import Ddm2008State
 from skirmish.rulesets.ddm2008.stats import SIZE_RANK, SIZES, Ddm2008Stats
+from skirmish.rulesets.ddm2008.tactician import Ddm2008Tactician
 
 ALL_KINDS = frozenset(("melee", "ranged", "close", "area"))
 
@@ -71,6 +72,7 @@ class Ddm2008(Ruleset):
     stats_model = Ddm2008Stats
     options_model = Ddm2008Options
     state_class = Ddm2008State
+    tactician = Ddm2008Tactician
     conditions = frozenset((
         "dazed", "staggered", "stunned", "helpless", "immobilized", "confused", "enervated",
         "slowed", "invisible",

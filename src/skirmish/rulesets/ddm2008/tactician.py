@@ -1,0 +1,232 @@
+"""The ddm2008 tactician: a rules-aware agent that plays as a competent player would.
+
+It scores every legal action with the rules' own numbers, without rolling dice: the chance to
+hit (defence, bonus, combat advantage, cover, charge), the damage and whether it kills, the
+victory points a kill is worth; movement toward positions from which it can attack, flanking
+positions and its victory area, away from opportunity attacks; champion powers spent where
+they turn a hit into a kill. Ties are broken by the agent's own seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from skirmish.core import geometry
+from skirmish.core.creatures import Attack as AttackSpec
+from skirmish.core.creatures import Creature
+from skirmish.rulesets.ddm2008 import combat
+from skirmish.rulesets.ddm2008.actions import (
+    Activate,
+    Attack,
+    Charge,
+    ChooseFirst,
+    EndTurn,
+    Move,
+    Shift,
+    Teleport,
+    UsePower,
+)
+from skirmish.rulesets.ddm2008.state import Ddm2008State
+
+
+def hit_chance(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *, charge: bool = False,
+               bonus: int = 0) -> float:
+    """The chance an attack hits: a natural 20 always hits, a natural 1 always misses (M08-073, M08-075)."""
+    mods = bonus + (1 if charge else 0)
+    if combat.combat_advantage(state, c, t):
+        mods += 2
+    if any("sacred_circle" in state.grid.kind(s).tags for s in c.squares):
+        mods += 2
+    if t.has("helpless"):
+        if spec.kind == "melee":
+            return 1.0
+        mods += 4
+    if spec.area is None and state.cover_degree(c, t, spec.kind):
+        mods -= 2
+    need = combat.defense(t, spec.vs) - spec.bonus - mods
+    return min(0.95, max(0.05, (21 - need) / 20))
+
+
+def damage_of(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *, charge: bool = False) -> float:
+    """Mean damage of a hit, with extra damage from powers and the target's resistances."""
+    if spec.damage is None:
+        return 0.0
+    amount = float(spec.damage.mean())
+    for p in combat.stats(c).get("special_powers", []):
+        if p["kind"] == "charge_damage" and charge:
+            amount += p["amount"]
+        if p["kind"] == "sneak_attack" and combat.combat_advantage(state, c, t):
+            amount += p["amount"]
+    ab = combat.stats(t).get("abilities") or {}
+    for dtype in spec.damage.types():
+        if dtype in (ab.get("immune") or []):
+            return 0.0
+        amount -= (ab.get("resist") or {}).get(dtype, 0)
+        amount += (ab.get("vulnerable") or {}).get(dtype, 0)
+    if c.has("enervated"):
+        amount /= 2
+    return max(0.0, amount)
+
+
+def attack_value(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *, charge: bool = False,
+                 bonus: int = 0, extra: int = 0) -> float:
+    """What hitting this target is worth, in victory points: its share of damage, and its cost if it dies."""
+    p = hit_chance(state, c, spec, t, charge=charge, bonus=bonus)
+    dmg = damage_of(state, c, spec, t, charge=charge) + extra
+    cost = max(1, int(combat.stats(t).get("cost", 1)))
+    hp = max(1, t.hp)
+    value = p * min(dmg, hp) / max(1, t.template.max_hp) * cost
+    if dmg >= hp:
+        value += p * cost * 1.5
+    if spec.effects:
+        value += p * 2
+    if state.ruleset.allies(c, t):
+        value = -value * 1.5
+    return value
+
+
+class Ddm2008Tactician:
+    """Focuses fire, flanks for combat advantage, charges, avoids provoking, holds the victory area and
+    spends champion powers."""
+
+    name = "tactician"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        assert isinstance(state, Ddm2008State)
+        if len(actions) == 1:
+            return actions[0]
+        first = actions[0]
+        if isinstance(first, ChooseFirst):
+            mine = [a for a in actions if a.side == state.current_side]
+            return mine[0] if mine else first
+        if isinstance(first, Activate):
+            return max(actions, key=lambda a: (self._activation_value(state, state.creatures[a.actor]),
+                                               self.rng.random()))
+        scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        return actions[max(scored)[2]]
+
+    # Scoring.
+
+    def score(self, state: Ddm2008State, action: Any) -> float:
+        c = state.creatures[action.actor]
+        if isinstance(action, Attack):
+            return self._attack_score(state, c, action)
+        if isinstance(action, Charge):
+            spec = c.template.attack(action.attack)
+            t = state.creatures[action.target]
+            assert spec is not None
+            here = c.at
+            c.at = action.to
+            try:
+                value = attack_value(state, c, spec, t, charge=True)
+            finally:
+                c.at = here
+            return value - self._provocation(state, c, action.path or (action.to,)) + 0.5
+        if isinstance(action, Move | Shift):
+            path = getattr(action, "path", ()) or (action.to,)
+            risk = 0.0 if isinstance(action, Shift) else self._provocation(state, c, path)
+            return self._position_value(state, c, action.to) - self._position_value(state, c, c.at) - risk - 0.05
+        if isinstance(action, UsePower):
+            t = state.creatures[action.target]
+            missing = t.template.max_hp - t.hp
+            p = combat._power(c, "special_powers", action.power) or {}  # noqa: SLF001 - same rule set
+            return min(missing, p.get("amount", 0)) / max(1, t.template.max_hp) * combat.stats(t).get("cost", 1) * 0.8
+        if isinstance(action, Teleport):
+            return self._position_value(state, c, action.to) - self._position_value(state, c, c.at) - 0.1
+        if isinstance(action, EndTurn):
+            return 0.5 if action.power is not None else 0.0
+        return 0.0
+
+    def _attack_score(self, state: Ddm2008State, c: Creature, action: Attack) -> float:
+        spec = c.template.attack(action.attack)
+        assert spec is not None
+        bonus = extra = 0
+        if action.power is not None:
+            champ = state.creatures[action.power[0]]
+            amount = combat._power_amount(champ, action.power[1])  # noqa: SLF001 - same rule set
+            if action.power[0] == c.id:
+                bonus = amount
+            else:
+                extra = amount
+        if spec.area is not None:
+            try:
+                ids = state.area(c, spec, action.at, action.origin)
+            except Exception:  # noqa: BLE001 - a listed action is legal; be safe in scoring
+                return -1.0
+            targets = [state.creatures[i] for i in ids if i != c.id]
+        else:
+            targets = [state.creatures[i] for i in action.targets]
+        value = sum(attack_value(state, c, spec, t, bonus=bonus, extra=extra) for t in targets)
+        if spec.kind in ("ranged", "area"):
+            value -= 0.5 * sum(1 for e in state.enemies_of(c) if geometry.adjacent(c.squares, e.squares)
+                               and state.can_react(e))
+        if action.power is not None:
+            value -= 1.0  # uses are few: spend them only where they change the outcome
+        if (c.id, spec.name) in state.uses:
+            value -= 0.5  # limited attacks are for when they matter
+        return value + 1.0  # attacking beats standing around
+
+    def _provocation(self, state: Ddm2008State, c: Creature, path: Sequence[tuple[int, int]]) -> float:
+        """Expected cost of the opportunity attacks the path provokes."""
+        risk = 0.0
+        here = c.at
+        provoked: set[str] = set()
+        for sq in path:
+            for e in state.enemies_of(c):
+                if e.id in provoked or e.id in state.act.oa_taken or not state.can_react(e):
+                    continue
+                if geometry.adjacent(c.squares, e.squares):
+                    provoked.add(e.id)
+                    basic = e.template.attacks[0]
+                    risk += attack_value(state, e, basic, c)
+            c.at = sq
+        c.at = here
+        return risk
+
+    def _position_value(self, state: Ddm2008State, c: Creature, at: tuple[int, int]) -> float:
+        """How good it is for this creature to stand at ``at`` now."""
+        here = c.at
+        c.at = at
+        try:
+            value = 0.0
+            enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+            if not state.act.attack_used:
+                best = 0.0
+                for spec in c.template.attacks:
+                    if spec.area is not None or combat.attack_allowed(state, c, spec):
+                        continue
+                    for t in combat.valid_targets(state, c, spec):
+                        best = max(best, attack_value(state, c, spec, t))
+                value += best
+            if combat.in_victory_area(state, c):
+                value += 4.0
+            # Danger: enemies that can hit it where it stands.
+            for e in enemies:
+                if geometry.adjacent(c.squares, e.squares) and e.template.attacks:
+                    value -= 0.3 * attack_value(state, e, e.template.attacks[0], c)
+            # Closing in: melee creatures want the nearest enemy near; ranged ones want it at range.
+            if enemies:
+                d = min(geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies)
+                ranged = c.template.attacks and c.template.attacks[0].kind != "melee"
+                value -= 0.08 * (abs(d - 4) if ranged else d)
+            return value
+        finally:
+            c.at = here
+
+    def _activation_value(self, state: Ddm2008State, c: Creature) -> float:
+        best = 0.0
+        for spec in c.template.attacks:
+            if combat.attack_allowed(state, c, spec) or spec.area is not None:
+                continue
+            for t in combat.valid_targets(state, c, spec):
+                best = max(best, attack_value(state, c, spec, t))
+        enemies = state.enemies_of(c)
+        if enemies:
+            d = min(geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies)
+            best -= 0.05 * d
+        return best

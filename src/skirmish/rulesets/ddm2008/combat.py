@@ -207,7 +207,7 @@ def attack(state: Ddm2008State, action: Attack) -> None:
         f" on {', '.join(t.id for t in targets)}" if targets else " and hits nobody"), "M08-063",
         {"actor": c.id, "with": spec.name, "targets": [t.id for t in targets]}))
     origins = _area_origins(state, c, spec, action)
-    bonus_roll = _power_amount(c, own_power) if own_power else 0
+    bonus_roll = power_amount(c, own_power) if own_power else 0
     for t in targets:
         if not t.on_map or not c.on_map:
             continue
@@ -325,7 +325,7 @@ def resolve(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *, 
     if support is not None:
         champ = state.creatures[support[0]]
         _spend_champion(state, champ, support[1])
-        extra.append((f"{support[0]}'s {support[1]}", _power_amount(champ, support[1])))
+        extra.append((f"{support[0]}'s {support[1]}", power_amount(champ, support[1])))
     crit_counts = crit and (blood_rock or not immune(t, "critical_hits"))
     if spec.damage is not None:
         deal_attack_damage(state, c, spec, t, crit_counts, extra)
@@ -676,22 +676,22 @@ def charge(state: Ddm2008State, action: Charge) -> None:
 
 # Powers.
 
-def _power(c: Creature, kind: str, name: str) -> dict[str, Any] | None:
+def power_of(c: Creature, kind: str, name: str) -> dict[str, Any] | None:
     for p in stats(c).get(kind, []):
         if p["name"] == name:
             return p  # type: ignore[no-any-return]
     return None
 
 
-def _power_amount(c: Creature, name: str) -> int:
-    p = _power(c, "champion_powers", name)
+def power_amount(c: Creature, name: str) -> int:
+    p = power_of(c, "champion_powers", name)
     return int(p["amount"]) if p else 0
 
 
 def champion_ready(state: Ddm2008State, champ: Creature, name: str) -> bool:
     """A champion may use this power now: enough uses (M08-150), not used this creature's turn
     (M08-151), able to act (M08-140, M08-144; a dazed champion only on its own turn, M08-139)."""
-    p = _power(champ, "champion_powers", name)
+    p = power_of(champ, "champion_powers", name)
     if p is None or not champ.on_map or champ.status != "active":
         return False
     if any(champ.has(x) for x in NO_CHAMPION_POWERS):
@@ -704,7 +704,7 @@ def champion_ready(state: Ddm2008State, champ: Creature, name: str) -> bool:
 
 
 def _spend_champion(state: Ddm2008State, champ: Creature, name: str) -> None:
-    p = _power(champ, "champion_powers", name)
+    p = power_of(champ, "champion_powers", name)
     assert p is not None
     state.uses[(champ.id, "champion")] -= int(p.get("cost", 1))
     state.act.champion_used.add(champ.id + ":" + name)
@@ -791,7 +791,7 @@ def use_power(state: Ddm2008State, action: UsePower) -> None:
     if UsePower(c.id, power=action.power, target=action.target) not in power_actions(state, c):
         raise IllegalActionError(f"{c.id} cannot use {action.power!r} on {action.target} now (action, range, "
                                  "uses, or its condition)", rule="M08-149")
-    p = _power(c, "special_powers", action.power)
+    p = power_of(c, "special_powers", action.power)
     assert p is not None
     if p.get("action") == "move":
         state._spend_move()
@@ -858,7 +858,7 @@ def end_of_turn(state: Ddm2008State, c: Creature, power: tuple[str, str] | None)
     if power is not None:
         champ = state.creatures[power[0]]
         _spend_champion(state, champ, power[1])
-        heal(state, c, _power_amount(champ, power[1]), f"{champ.id}'s {power[1]}", "M08-151")
+        heal(state, c, power_amount(champ, power[1]), f"{champ.id}'s {power[1]}", "M08-151")
     if c.on_map and any(state.grid.kind(s).end_turn == "destroyed" for s in c.squares):
         destroy(state, c, "ended its turn in a pit", "M08-125")
     if c.on_map:

@@ -16,6 +16,7 @@ from typing import Any
 from skirmish.core import geometry
 from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
+from skirmish.errors import IllegalActionError, InvalidActionError
 from skirmish.rulesets.ddm2008 import combat
 from skirmish.rulesets.ddm2008.actions import (
     Activate,
@@ -134,7 +135,7 @@ class Ddm2008Tactician:
         if isinstance(action, UsePower):
             t = state.creatures[action.target]
             missing = t.template.max_hp - t.hp
-            p = combat._power(c, "special_powers", action.power) or {}  # noqa: SLF001 - same rule set
+            p = combat.power_of(c, "special_powers", action.power) or {}
             return min(missing, p.get("amount", 0)) / max(1, t.template.max_hp) * combat.stats(t).get("cost", 1) * 0.8
         if isinstance(action, Teleport):
             return self._position_value(state, c, action.to) - self._position_value(state, c, c.at) - 0.1
@@ -148,7 +149,7 @@ class Ddm2008Tactician:
         bonus = extra = 0
         if action.power is not None:
             champ = state.creatures[action.power[0]]
-            amount = combat._power_amount(champ, action.power[1])  # noqa: SLF001 - same rule set
+            amount = combat.power_amount(champ, action.power[1])
             if action.power[0] == c.id:
                 bonus = amount
             else:
@@ -156,7 +157,7 @@ class Ddm2008Tactician:
         if spec.area is not None:
             try:
                 ids = state.area(c, spec, action.at, action.origin)
-            except Exception:  # noqa: BLE001 - a listed action is legal; be safe in scoring
+            except (IllegalActionError, InvalidActionError):
                 return -1.0
             targets = [state.creatures[i] for i in ids if i != c.id]
         else:

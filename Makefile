@@ -24,8 +24,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 run: $(STAMP)
 	@mkdir -p out
-	$(BIN)/skirmish run scenarios/sample-ddm2008.yaml
-	$(BIN)/skirmish render scenarios/sample-ddm2008.yaml --out out/sample-ddm2008.png
+	$(BIN)/skirmish play --agents tactician,tactician --seed 1 --save out/game.json --picture out/game.png
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -119,13 +119,48 @@ def describe_answer(step: dict[str, Any], value: Any) -> str:
 
 
 @app.command()
-def validate(file: Annotated[Path, typer.Argument(help="Scenario file to check.")]) -> None:
-    """Check a scenario file: format, map, creatures, steps."""
+def validate(file: Annotated[Path, typer.Argument(help="Scenario or ddm2008 warband file to check.")]) -> None:
+    """Check a scenario file (format, map, creatures, steps) or a ddm2008 warband file (format limits)."""
+    from skirmish.rulesets.ddm2008.warband import looks_like_warband_file
+
+    if looks_like_warband_file(file):
+        _validate_warband(file)
+        return
     scenario = _load(file)
     pos = scenario.position
     Console().print(
         f"[green]ok[/]: {file}: {pos.ruleset.name}, {pos.grid.width}x{pos.grid.height} map, "
         f"{len(pos.creatures)} creatures on {len(pos.sides())} sides, {len(scenario.model.steps)} steps")
+
+
+def _validate_warband(file: Path) -> None:
+    """Check a ddm2008 warband: every problem as ``FILE: line N, creatures[3]: message [M08-0xx]`` on
+    standard error and exit 2 if any is an error; else ``ok: ...`` and the notes, exit 0."""
+    from rich.markup import escape
+
+    from skirmish.rulesets.ddm2008.warband import check_warband, read_warband_file, total_cost
+
+    try:
+        read = read_warband_file(file)
+        problems = check_warband(read.warband, file=read.file, lines=read.lines)
+        total = total_cost(read.warband)
+    except ContentError as e:
+        raise _fail(str(e), EXIT_BAD_INPUT) from None
+    errors = [p for p in problems if p.severity == "error"]
+    notes = [p for p in problems if p.severity != "error"]
+    if errors:
+        for p in errors:
+            typer.echo(str(p), err=True)
+        for p in notes:
+            typer.echo(f"note: {p}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    wb = read.warband
+    sealed = ", sealed format" if wb.format == "sealed" else ""
+    Console(highlight=False, soft_wrap=True).print(
+        f"[green]ok[/]: {escape(str(file))}: {escape(wb.name)}, {wb.faction}, {len(wb.creatures)} creatures, "
+        f"{total} points of {wb.points}{sealed}")
+    for p in notes:
+        typer.echo(f"note: {p}")
 
 
 @app.command()
@@ -163,6 +198,11 @@ def rulesets() -> None:
         table.add_row(name, rs.info.title, p.diagonal, p.distance, p.cover_model, p.flanking,
                       "yes" if rs.playable else "questions only")
     Console().print(table)
+
+
+from skirmish.cli.play import play  # noqa: E402 - registered after the app exists
+
+app.command()(play)
 
 
 def main() -> None:

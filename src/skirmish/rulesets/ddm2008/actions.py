@@ -145,8 +145,41 @@ class EndTurn(Action):
         return step
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseMap(Action):
+    """The setup roll's winner picks one of the two maps (M08-026)."""
+
+    map: str = ""
+    verb = "choose_map"
+
+    def to_step(self) -> dict[str, Any]:
+        return {"actor": self.actor, "do": self.verb, "map": self.map}
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStart(Action):
+    """The opponent picks its start area, A or B (M08-026)."""
+
+    area: str = ""
+    verb = "choose_start"
+
+    def to_step(self) -> dict[str, Any]:
+        return {"actor": self.actor, "do": self.verb, "area": self.area}
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    """Put one creature on the map in its start area (M08-027)."""
+
+    at: Coord = (0, 0)
+    verb = "place"
+
+    def to_step(self) -> dict[str, Any]:
+        return {"actor": self.actor, "do": self.verb, "at": list(self.at)}
+
+
 VERBS: dict[str, type[Action]] = {cls.verb: cls for cls in (
-    ChooseFirst, Activate, Move, Shift, Attack, Charge, UsePower, Teleport, EndTurn)}
+    ChooseMap, ChooseStart, Place, ChooseFirst, Activate, Move, Shift, Attack, Charge, UsePower, Teleport, EndTurn)}
 
 
 def _square(value: Any, what: str) -> Coord:
@@ -176,9 +209,18 @@ def from_step(step: dict[str, Any]) -> Action:
     actor = str(step.get("actor", ""))
     allowed = {"actor", "do"}
     try:
-        if verb == "choose_first":
+        if verb == "choose_map":
+            allowed |= {"map"}
+            action: Action = ChooseMap(actor, map=str(step.get("map", "")))
+        elif verb == "choose_start":
+            allowed |= {"area"}
+            action = ChooseStart(actor, area=str(step.get("area", "")).lower())
+        elif verb == "place":
+            allowed |= {"at"}
+            action = Place(actor, at=_square(step.get("at"), "at"))
+        elif verb == "choose_first":
             allowed |= {"side"}
-            action: Action = ChooseFirst(actor, side=str(step.get("side", "")))
+            action = ChooseFirst(actor, side=str(step.get("side", "")))
         elif verb == "activate":
             action = Activate(actor)
         elif verb == "move":

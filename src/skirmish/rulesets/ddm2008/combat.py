@@ -416,7 +416,7 @@ def destroy(state: Ddm2008State, t: Creature, why: str, rule: str) -> None:
     true_side = t.marks.get("true_side")
     if true_side:
         t.side = true_side  # a creature controlled by the opponent reverts before VP (GAP-M08-3)
-    t.hp = min(t.hp, 0)
+    t.hp = 0  # destroyed and removed: what was left below 0 does not matter (M08-060)
     t.status = "dead"
     state.log(Event("destroyed", f"{t.id} is destroyed ({why})", rule, {"creature": t.id}))
     scenario = state.opts.scenario

@@ -20,15 +20,18 @@ from skirmish.core.game import State
 from skirmish.core.pathing import Reach
 from skirmish.core.position import Position
 from skirmish.errors import IllegalActionError, InvalidActionError
-from skirmish.rulesets.ddm2008 import combat
+from skirmish.rulesets.ddm2008 import combat, setup
 from skirmish.rulesets.ddm2008.actions import (
     Action,
     Activate,
     Attack,
     Charge,
     ChooseFirst,
+    ChooseMap,
+    ChooseStart,
     EndTurn,
     Move,
+    Place,
     Shift,
     Teleport,
     UsePower,
@@ -126,6 +129,14 @@ class Ddm2008State(Position, State):
         state.first_side = None
         state.initiative_winner = None
         state.phase = "start"
+        state.setup_winner = None
+        state.placing = None
+        if pos.start.get("setup"):
+            state.setup_winner = setup.setup_roll(state)
+            state.phase = "choose_map" if len(pos.start["setup"]) > 1 else "choose_start"
+            if state.phase == "choose_start":
+                setup.choose_map(state, ChooseMap(state.current_actor or "", map=pos.start["setup"][0]))
+            return state
         state._start_round(first_side=pos.start.get("first_side"))
         return state
 
@@ -151,6 +162,8 @@ class Ddm2008State(Position, State):
         other.first_side = self.first_side
         other.initiative_winner = self.initiative_winner
         other.phase = self.phase
+        other.setup_winner = self.setup_winner
+        other.placing = self.placing
         return other
 
     # The game interface.
@@ -161,6 +174,12 @@ class Ddm2008State(Position, State):
             return None
         if self.phase == "choose_first":
             return self.initiative_winner
+        if self.phase == "choose_map":
+            return self.setup_winner
+        if self.phase == "choose_start":
+            return next(s for s in self.sides() if s != self.setup_winner)
+        if self.phase == "place":
+            return self.placing
         if self.phase == "act" and self.act.controller:
             return self.act.controller
         return self.turn_side
@@ -172,8 +191,10 @@ class Ddm2008State(Position, State):
         if self.phase == "act":
             return self.active
         side = self.current_side
+        if self.phase == "place":
+            return next((c.id for c in self.creatures.values() if c.side == side and c.status == "removed"), None)
         for c in self.creatures.values():
-            if c.side == side and c.on_map:
+            if c.side == side and (c.on_map or self.phase in ("choose_map", "choose_start")):
                 return c.id
         return None
 
@@ -198,6 +219,13 @@ class Ddm2008State(Position, State):
             return [ChooseFirst(actor, side=s) for s in self._sides_in_play()] if winner else []
         if self.phase == "activate":
             return [Activate(c.id) for c in self._unactivated(self.turn_side)]
+        if self.phase == "choose_map":
+            return [ChooseMap(self.current_actor or "", map=m) for m in self.start["setup"]]
+        if self.phase == "choose_start":
+            return [ChooseStart(self.current_actor or "", area=x) for x in ("a", "b")]
+        if self.phase == "place":
+            c = self.creatures[self.current_actor]  # type: ignore[index]
+            return [Place(c.id, at=sq) for sq in setup.placements(self, c)]
         out: list[Action] = []
         c = self.creatures[self.active]  # type: ignore[index]
         if not self.act.no_actions:
@@ -219,7 +247,9 @@ class Ddm2008State(Position, State):
         """
         if self.over:
             raise IllegalActionError("the game is over", rule="M08-153")
-        if isinstance(action, ChooseFirst):
+        if isinstance(action, ChooseMap | ChooseStart | Place):
+            self._setup_action(action)
+        elif isinstance(action, ChooseFirst):
             self._choose_first(action)
         elif isinstance(action, Activate):
             self._activate(action)
@@ -246,6 +276,36 @@ class Ddm2008State(Position, State):
             if self.phase == "act" and self.active is not None and not self.creatures[self.active].on_map:
                 self._after_activation()  # destroyed during its own turn: its activation is over
         self._check_victory()
+
+    # Setup (M08-025..M08-027).
+
+    def _setup_action(self, action: Action) -> None:
+        phase = {ChooseMap: "choose_map", ChooseStart: "choose_start", Place: "place"}[type(action)]
+        if self.phase != phase:
+            raise IllegalActionError(f"the game is not at that step of setup ({self.phase})", rule="M08-026")
+        if action.actor != self.current_actor:
+            raise IllegalActionError(f"it is {self.current_actor}'s choice, not {action.actor}'s", rule="M08-026")
+        if isinstance(action, ChooseMap):
+            setup.choose_map(self, action)
+            self.phase = "choose_start"
+            return
+        if isinstance(action, ChooseStart):
+            setup.choose_start(self, action)
+            self.vp = {side: 0 for side in self.sides()}
+            self.placing = self.setup_winner
+            self.phase = "place"
+            return
+        assert isinstance(action, Place)
+        setup.place(self, action)
+        if not any(c.side == self.placing and c.status == "removed" for c in self.creatures.values()):
+            other = [s for s in self.sides() if s != self.placing and any(
+                c.side == s and c.status == "removed" for c in self.creatures.values())]
+            if other:
+                self.placing = other[0]
+                return
+            self.placing = None
+            self.phase = "start"
+            self._start_round()
 
     # Rounds and turns.
 
@@ -652,7 +712,7 @@ class Ddm2008State(Position, State):
         return self.opts.points
 
     def _check_victory(self) -> None:
-        if self.over:
+        if self.over or self.phase in ("choose_map", "choose_start", "place"):
             return
         for side, points in self.vp.items():
             if points >= self.target_vp():

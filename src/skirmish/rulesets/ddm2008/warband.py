@@ -33,7 +33,7 @@ most 12 creatures, none over 185).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -49,7 +49,7 @@ from skirmish.scenario.yamlsrc import KeyPath, LineMap, format_path, line_of, lo
 MAX_FILE_BYTES = 1_000_000
 FACTIONS = ("borderlands", "civilization", "underdark", "wild")
 FORMATS = ("standard", "sealed")
-LARGEST_STANDARD_SIZES = frozenset(("huge", "gargantuan"))
+TOO_BIG_FOR_ASSAULT = frozenset(("huge", "gargantuan"))
 Severity = Literal["error", "note"]
 Catalog = Mapping[str, CatalogEntry | Mapping[str, object]]
 """Creature name -> its raw stat block, or a ``CatalogEntry`` holding one (as ``catalog()`` gives)."""
@@ -208,7 +208,7 @@ def check_warband(warband: Warband, *, catalog: Catalog | None = None, file: str
             add("M08-017", ("creatures", i),
                 f"{label} costs {card.cost}; with {wb.points} points no creature may cost more than {dearest}")
         # Size (M08-021).
-        if not sealed and card.size in LARGEST_STANDARD_SIZES:
+        if not sealed and card.size in TOO_BIG_FOR_ASSAULT:
             add("M08-021", ("creatures", i),
                 f"{label} is {card.size}; the standard (Assault) format allows no Huge or larger creatures")
         # Epic cards in sealed play (M08-160).
@@ -374,7 +374,7 @@ def read_warband_text(text: str, file: str = "<warband>", *, catalog: Catalog | 
     try:
         warband = Warband.model_validate(body)
     except ValidationError as e:
-        raise _format_error(e, body, fail) from None
+        raise _format_error(e, fail) from None
 
     cards_source = shipped_catalog("ddm2008") if catalog is None else catalog
     unknown = [i for i, n in enumerate(warband.creatures) if n not in cards_source]
@@ -389,9 +389,8 @@ def read_warband_text(text: str, file: str = "<warband>", *, catalog: Catalog | 
     return WarbandFile(warband, file, lines)
 
 
-def _format_error(e: ValidationError, body: object, fail: object) -> ContentError:
+def _format_error(e: ValidationError, fail: Callable[[KeyPath, str], ContentError]) -> ContentError:
     """The first pydantic error as a ``ContentError`` that says what would be right."""
-    assert callable(fail)
     err = e.errors()[0]
     loc: KeyPath = tuple(p for p in err["loc"] if isinstance(p, str | int))
     key = loc[0] if loc else ""

@@ -1,0 +1,214 @@
+"""``skirmish play``: a whole game, each side a person at the terminal or an agent; save and resume.
+
+A saved game (a replay) is JSON: the rule set, the seed, where the game came from (a scenario
+file, or two warbands and two maps) and every action as a scenario step; loading it replays the
+actions, so the same events follow, and play goes on from there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from skirmish.errors import ContentError, IllegalActionError, InvalidActionError, SkirmishError
+
+DEFAULT_WARBANDS = "civilization-gatehouse-guard,borderlands-ashpit-warhost"
+DEFAULT_MAPS = "ashen-crossroads,gloomwater-cistern"
+REPLAY_VERSION = 1
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+def _warband(value: str) -> tuple[str, list[str]]:
+    """A warband by shipped name or file: (side name, creature names)."""
+    from skirmish.rulesets.ddm2008.warband import load_warband_file
+
+    path = Path(value)
+    if not path.exists():
+        shipped = Path(__file__).resolve().parents[1] / "rulesets" / "ddm2008" / "content" / "warbands"
+        path = shipped / f"{value}.yaml"
+        if not path.exists():
+            names = sorted(p.stem for p in shipped.glob("*.yaml"))
+            raise ContentError(f"no warband {value!r}: give a file or one of {', '.join(names)}")
+    wb = load_warband_file(path)
+    side = path.stem.split("-", 1)[-1] if "-" in path.stem else path.stem
+    return side, list(wb.creatures)
+
+
+def build_game(source: dict[str, Any], seed: int) -> Any:
+    """A fresh game from a replay's ``source``."""
+    if "scenario" in source:
+        from skirmish.core.dice import Dice
+        from skirmish.scenario.loader import load_scenario_file
+
+        scenario = load_scenario_file(source["scenario"])
+        pos = scenario.position.clone()
+        pos.dice = Dice(seed)
+        return scenario.ruleset.new_state(pos)
+    from skirmish.rulesets.ddm2008.setup import new_game
+
+    warbands = [(side, list(names)) for side, names in source["warbands"]]
+    if warbands[0][0] == warbands[1][0]:
+        warbands = [(f"{warbands[0][0]}-1", warbands[0][1]), (f"{warbands[1][0]}-2", warbands[1][1])]
+    return new_game(warbands, list(source["maps"]), seed, source.get("options") or {})
+
+
+def save_replay(path: Path, source: dict[str, Any], seed: int, ruleset: str, steps: list[dict[str, Any]]) -> None:
+    """Write a replay file atomically."""
+    data = {"skirmish_replay": REPLAY_VERSION, "ruleset": ruleset, "seed": seed, "source": source, "actions": steps}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_replay(path: Path) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:
+    """Read a replay file.
+
+    Raises:
+        ContentError: not a replay this version can read.
+    """
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ContentError("no such file", file=str(path)) from None
+    except (OSError, ValueError) as e:
+        raise ContentError(f"not a replay file ({e})", file=str(path)) from None
+    if not isinstance(data, dict) or data.get("skirmish_replay") != REPLAY_VERSION:
+        raise ContentError(f"not a skirmish replay (version {REPLAY_VERSION})", file=str(path))
+    return data["source"], int(data["seed"]), list(data["actions"])
+
+
+def describe(action: Any) -> str:
+    """An action in a few words."""
+    step = action.to_step()
+    rest = ", ".join(f"{k} {v}" for k, v in step.items() if k not in ("actor", "do"))
+    return f"{step['do']}" + (f" ({rest})" if rest else "")
+
+
+def play(
+    scenario: Annotated[Path | None, typer.Argument(help="Start from this scenario instead of two warbands.")] = None,
+    warbands: Annotated[str, typer.Option(help="Two ddm2008 warbands, shipped names or files.")] = DEFAULT_WARBANDS,
+    maps: Annotated[str, typer.Option(help="The two players' maps (shipped names).")] = DEFAULT_MAPS,
+    agents: Annotated[str, typer.Option(help="Who plays each side: human, random or tactician.")] = "tactician,human",
+    seed: Annotated[int, typer.Option(help="Seeds the game's dice and the agents.")] = 1,
+    save: Annotated[Path | None, typer.Option(help="Write the game as a replay file (also when you quit).")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+    picture: Annotated[Path | None, typer.Option(help="Draw the final map to a .png or .svg file.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
+) -> None:
+    """Play a whole game: each side a person at the terminal or an agent."""
+    from skirmish.agents import find_agent
+    from skirmish.render import render_terminal
+
+    console = Console(highlight=False)
+    try:
+        if resume is not None:
+            source, seed, done = load_replay(resume)
+        else:
+            done = []
+            if scenario is not None:
+                source = {"scenario": str(scenario)}
+            else:
+                pair = [_warband(w.strip()) for w in warbands.split(",")]
+                if len(pair) != 2:
+                    raise ContentError("give two warbands, separated by a comma")
+                source = {"warbands": pair, "maps": [m.strip() for m in maps.split(",") if m.strip()]}
+        state = build_game(source, seed)
+        for i, step in enumerate(done):
+            state.apply(state.ruleset.parse_action(step))
+            if state.is_over() and i < len(done) - 1:
+                raise ContentError("the replay goes on after the game ended", file=str(resume))
+        kinds = [a.strip() for a in agents.split(",")]
+        sides = state.sides()
+        if len(kinds) != len(sides):
+            raise ContentError(f"give one agent per side ({len(sides)}: {', '.join(sides)})")
+        players = {side: (None if kind == "human" else find_agent(kind, state.ruleset.name, seed + i))
+                   for i, (side, kind) in enumerate(zip(sides, kinds, strict=True))}
+    except (SkirmishError, OSError) as e:
+        raise _fail(str(e)) from None
+
+    steps = list(done)
+    printed = len(state.events)
+    if not quiet:
+        who = " vs ".join(f"{s} ({k})" for s, k in zip(sides, kinds, strict=True))
+        console.rule(f"{state.ruleset.info.title}: {who}")
+    shown_map = False
+    while not state.is_over():
+        side = state.current_side
+        actions = state.legal_actions()
+        if state.phase == "activate" and not shown_map and not quiet:  # type: ignore[attr-defined]
+            console.print(render_terminal(state, title=f"round {state.round}"))
+            shown_map = True
+        agent = players.get(side)
+        if agent is None:
+            action = _ask_human(console, state, side, actions)
+            if action is None:
+                if save is not None:
+                    save_replay(save, source, seed, state.ruleset.name, steps)
+                    console.print(f"saved to {save}; resume with --resume {save}")
+                raise typer.Exit(0)
+        else:
+            action = agent.choose(state, actions)
+        try:
+            state.apply(action)
+        except (IllegalActionError, InvalidActionError) as e:
+            console.print(f"[red]{e}[/]")
+            continue
+        steps.append(action.to_step())
+        if not quiet:
+            for event in state.events[printed:]:
+                if event.type == "roll":
+                    continue
+                rule = f" [dim]({event.rule})[/]" if event.rule else ""
+                console.print(f"  {event.text}{rule}", markup=True)
+                if event.type == "round_end":
+                    shown_map = False
+        printed = len(state.events)
+    if not quiet:
+        console.print(render_terminal(state, title=f"the end, round {state.round}"))
+    score = ", ".join(f"{s} {v} VP" for s, v in state.score.items())
+    console.print(f"[bold]{state.winner or 'nobody'} wins[/] after {state.round} rounds ({score})")
+    if save is not None:
+        save_replay(save, source, seed, state.ruleset.name, steps)
+        console.print(f"saved the game to {save}")
+    if picture is not None:
+        from skirmish.render import render_picture
+
+        try:
+            console.print(f"wrote {render_picture(state, picture, title=f'{state.winner} wins')}")
+        except (OSError, ValueError) as e:
+            raise _fail(f"{picture}: {e}") from None
+
+
+def _ask_human(console: Console, state: Any, side: str | None, actions: list[Any]) -> Any | None:
+    """List the legal actions and read a choice; None to stop."""
+    from skirmish.render import render_terminal
+
+    console.print(f"[bold]{side}[/] to decide ({state.current_actor}):")
+    for i, a in enumerate(actions):
+        console.print(f"  {i:3d}  {a.actor}: {describe(a)}")
+    while True:
+        answer = console.input("number, 'm' for the map, 'q' to stop: ").strip().lower()
+        if answer == "q":
+            return None
+        if answer == "m":
+            console.print(render_terminal(state))
+            continue
+        if answer.isdigit() and int(answer) < len(actions):
+            return actions[int(answer)]
+        console.print("[red]give one of the numbers above[/]")

@@ -110,6 +110,7 @@ def play(
     resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     picture: Annotated[Path | None, typer.Option(help="Draw the final map to a .png or .svg file.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
+    sealed: Annotated[bool, typer.Option(help="Sealed format: each side's warband drawn from boosters.")] = False,
 ) -> None:
     """Play a whole game: each side a person at the terminal or an agent."""
     from skirmish.agents import find_agent
@@ -123,6 +124,11 @@ def play(
             done = []
             if scenario is not None:
                 source = {"scenario": str(scenario)}
+            elif sealed:
+                from skirmish.rulesets.ddm2008.setup import sealed_warband
+
+                pair = [("sealed-a", sealed_warband(seed * 2)), ("sealed-b", sealed_warband(seed * 2 + 1))]
+                source = {"warbands": pair, "maps": [m.strip() for m in maps.split(",") if m.strip()]}
             else:
                 pair = [_warband(w.strip()) for w in warbands.split(",")]
                 if len(pair) != 2:

@@ -9,6 +9,7 @@ sight and effect run between such corners; flanking runs between square centres.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 Coord = tuple[int, int]
 """A square, ``(x, y)``."""
@@ -25,8 +26,9 @@ DIRECTIONS_8: tuple[Coord, ...] = (
 )
 
 
+@cache
 def footprint(at: Coord, size: int) -> tuple[Coord, ...]:
-    """The squares of an N x N creature whose top-left square is ``at``."""
+    """The squares of an N x N creature whose top-left square is ``at`` (memoized: maps are small)."""
     x, y = at
     return tuple((x + dx, y + dy) for dy in range(size) for dx in range(size))
 

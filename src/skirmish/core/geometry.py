@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 from skirmish.core.coords import DIRECTIONS_8, Coord, Point, centre, corners
 from skirmish.core.grid import Grid
@@ -23,6 +24,37 @@ NONE, PARTIAL, THREE_QUARTERS, TOTAL = 0, 1, 2, 3
 
 
 # Lines between squares.
+
+_SEGMENT_CACHE_LIMIT = 500_000
+
+
+def blocked(grid: Grid, question: str, p: Point, q: Point, extra: Collection[int] = (),
+            p_owner: Coord | None = None, q_owner: Coord | None = None,
+            mask: Sequence[str | None] | None = None) -> bool:
+    """``segment_blocked`` on the map's mask for ``question``, cached per map.
+
+    Creatures in the way (``extra``) change the answer only when one stands within a square of
+    the line's bounding box; otherwise the terrain-only answer, computed once, is exact.
+    """
+    if mask is None:
+        mask = grid.mask(question)
+    w, h = grid.width, grid.height
+    if extra:
+        x0, x1 = min(p[0], q[0]) - 1, max(p[0], q[0]) + 1
+        y0, y1 = min(p[1], q[1]) - 1, max(p[1], q[1]) + 1
+        for i in extra:
+            x, y = i % w, i // w
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return segment_blocked(p, q, mask, w, h, extra, p_owner, q_owner)
+    table: dict[tuple[Any, ...], bool] = grid.cached(("segments", question), dict)  # type: ignore[assignment]
+    key = (p, q, p_owner, q_owner)
+    found = table.get(key)
+    if found is None:
+        if len(table) > _SEGMENT_CACHE_LIMIT:
+            table.clear()
+        found = segment_blocked(p, q, mask, w, h, (), p_owner, q_owner)
+        table[key] = found
+    return found
 
 def squares_clear(grid: Grid, question: str, a: Coord, b: Coord) -> bool:
     """Whether some line from a corner of square ``a`` to a corner of square ``b`` is clear.
@@ -211,7 +243,12 @@ def cover(
     Returns:
         A degree: NONE, PARTIAL (cover / half cover), THREE_QUARTERS or TOTAL.
     """
-    mask = grid.mask(f"cover:{kind}")
+    question = f"cover:{kind}"
+    mask = grid.mask(question)
+
+    def blocked_line(p: Point, q: Point, extra: Collection[int], po: Coord | None, qo: Coord | None) -> bool:
+        return blocked(grid, question, p, q, extra, po, qo, mask)
+
     if origins is None:
         origin_list = [(p, sq) for sq in attacker for p in open_corners(sq, mask, grid.width)]
     else:
@@ -220,33 +257,32 @@ def cover(
         return _cover_degrees(grid, attacker, target, kind, blockers, origin_list)
     if policy.cover_model == "half_blocked":
         best = TOTAL
-        effect = grid.mask("effect")
         any_effect = False
         for p, owner in origin_list:
             for t in target:
-                blocked = 0
+                count = 0
                 for q in open_corners(t, mask, grid.width):
-                    if segment_blocked(p, q, mask, grid.width, grid.height, blockers, owner, t):
-                        blocked += 1
-                    if not segment_blocked(p, q, effect, grid.width, grid.height, (), owner, t):
+                    if blocked_line(p, q, blockers, owner, t):
+                        count += 1
+                    if not blocked(grid, "effect", p, q, (), owner, t):
                         any_effect = True
-                best = min(best, PARTIAL if blocked >= 2 else NONE)
+                best = min(best, PARTIAL if count >= 2 else NONE)
         return best if any_effect else TOTAL
     # any_line, melee: the attacker picks one of its squares and one of the target's; any blocked line
     # between their corners gives cover (M08-099, M03-066; so a target diagonally around a wall corner
     # has cover, ddm2008 Decisions on M08-091). Everything else: one chosen attacker corner to the
     # target's corners, any blocked line gives cover (M08-098, M03-086).
-    w, h = grid.width, grid.height
+    w = grid.width
     if kind == "melee" and origins is None:
         for a in attacker:
             for t in target:
-                if not any(segment_blocked(p, q, mask, w, h, blockers, a, t)
+                if not any(blocked_line(p, q, blockers, a, t)
                            for p in open_corners(a, mask, w) for q in open_corners(t, mask, w)):
                     return NONE
         return PARTIAL if footprints_clear(grid, "effect", attacker, target) else TOTAL
     for p, owner in origin_list:
         for t in target:
-            if not any(segment_blocked(p, q, mask, w, h, blockers, owner, t) for q in open_corners(t, mask, w)):
+            if not any(blocked_line(p, q, blockers, owner, t) for q in open_corners(t, mask, w)):
                 return NONE
     if origins is None:
         return PARTIAL if footprints_clear(grid, "effect", attacker, target) else TOTAL

@@ -210,3 +210,29 @@ def place(state: Any, action: Place) -> None:
     c.status = "active"
     state.log(Event("place", f"{c.id} is placed at {list(action.at)}", "M08-027", {"actor": c.id,
                                                                                   "at": list(action.at)}))
+
+
+def sealed_warband(seed: int, points: int = 200, boosters: int = 2, per_booster: int = 8) -> list[str]:
+    """A Sealed warband (M08-160): the player opens two boosters, drawn here at random from the
+    catalog (boosters cannot be opened here), and builds the best warband within ``points`` from
+    what it drew: no faction or alignment limits, duplicate uniques allowed, Epic cards played as
+    standard ones; the count and cost limits of the format and Assault's no-Huge rule still hold.
+    The choice is greedy: the most expensive cards that fit, then the cheaper ones."""
+    import random
+
+    from skirmish.rulesets.ddm2008.warband import limits
+    from skirmish.scenario.catalog import catalog
+
+    rng = random.Random(seed)  # the draw is the booster's, not the game's: it has its own generator
+    cards = catalog("ddm2008")
+    names = sorted(n for n, e in cards.items() if e.stats.get("size") not in ("huge", "gargantuan"))
+    pool = [rng.choice(names) for _ in range(boosters * per_booster)]
+    most, cap = limits(points)
+    chosen: list[str] = []
+    left = points
+    for name in sorted(pool, key=lambda n: (-int(cards[n].stats.get("cost", 0)), n)):
+        cost = int(cards[name].stats.get("cost", 0))
+        if len(chosen) < most and cost <= min(left, cap):
+            chosen.append(name)
+            left -= cost
+    return chosen

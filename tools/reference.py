@@ -61,10 +61,23 @@ SECTIONS = ("answers", "legend", "cones", "policy", "stats", "status")
 """Every section this script writes, in the order a new page gets them."""
 
 NOT_YET = {
-    "ddm2008": "comes with the ddm2008 rule set (issue 3)",
+    "ddm2008": "played by the rule set, but no test names this id yet",
     "dnd5e": "comes with the dnd5e rule set (issue 4)",
 }
 NOT_YET_DEFAULT = "comes with this rule set's own issue (not yet filed)"
+NOT_DONE = DOCS / "status"
+"""``<rule set>.yaml`` there maps a checklist id to the reason it is not done (or done only in part)."""
+
+
+def not_done_reasons(name: str) -> dict[str, str]:
+    """The rule set's recorded reasons for ids not done, from ``docs/rulesets/status/<name>.yaml``."""
+    path = NOT_DONE / f"{name}.yaml"
+    if not path.exists():
+        return {}
+    import yaml
+
+    data = yaml.safe_load(path.read_text()) or {}
+    return {str(k): str(v) for k, v in (data.get("not_done") or {}).items()}
 
 _MARKER = re.compile(
     r"<!-- generated:(?P<name>[a-z_]+) -->\n(?P<body>.*?)<!-- /generated:(?P=name) -->", re.S)
@@ -764,13 +777,17 @@ def render_status(name: str, checklist: str, tested: dict[str, list[TestRef]],
     """
     items = parse_checklist(checklist)
     reason = NOT_YET.get(name, NOT_YET_DEFAULT)
+    reasons = not_done_reasons(name)
     rows = []
     counts = {"tested": 0, "in code": 0, "not yet": 0}
     for rid, summary in items:
         tests = sorted(tested.get(rid, []))
         passing = [t.name for t in tests if not t.xfail]
         failing = [t.name for t in tests if t.xfail]
-        if passing:
+        if rid in reasons:
+            status = "not yet"
+            where = cell(reasons[rid]) + (f"; tests: {_first_two(passing)}" if passing else "")
+        elif passing:
             status = "tested"
             where = _first_two(passing)
         elif rid in in_source:

@@ -95,6 +95,10 @@ def attack_allowed(state: Ddm2008State, c: Creature, spec: AttackSpec) -> str | 
     return None
 
 
+def _basic_only_rule(c: Creature) -> str:
+    return "M08-144" if c.has("confused") else "M08-140"
+
+
 def valid_targets(state: Ddm2008State, c: Creature, spec: AttackSpec) -> list[Creature]:
     """Creatures the attack may target directly (M08-080..M08-082): enemies only (M08-064)."""
     enemies = [e for e in state.enemies_of(c) if e.status == "active"]
@@ -188,7 +192,7 @@ def attack(state: Ddm2008State, action: Attack) -> None:
         raise IllegalActionError(f"{c.id} has used its attack action this turn", rule="M08-036")
     why = attack_allowed(state, c, spec)
     if why:
-        raise IllegalActionError(why, rule="M08-140" if "basic" in why else "M08-069")
+        raise IllegalActionError(why, rule=_basic_only_rule(c) if "basic" in why else "M08-069")
     own_power, support = _check_attack_power(state, c, action.power)
     targets = _resolve_targets(state, c, spec, action)
     # The action is legal: spend it.
@@ -655,7 +659,7 @@ def charge(state: Ddm2008State, action: Charge) -> None:
                                  rule="M08-103")
     why = attack_allowed(state, c, spec)
     if why:
-        raise IllegalActionError(why, rule="M08-140")
+        raise IllegalActionError(why, rule=_basic_only_rule(c) if "basic" in why else "M08-069")
     landings, reach = charge_landings(state, c, t, spec)
     to = action.to if action.to != (-1, -1) else (landings[0] if landings else None)
     if to is None or to not in landings:
@@ -664,6 +668,7 @@ def charge(state: Ddm2008State, action: Charge) -> None:
                                  rule="M08-105")
     state.act.attack_used = True
     state.act.no_more_moves = True
+    state.act.no_more_moves_rule = "M08-106"
     state.act.moved = True
     if (c.id, spec.name) in state.uses:
         state.uses[(c.id, spec.name)] -= 1

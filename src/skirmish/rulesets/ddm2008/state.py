@@ -57,10 +57,15 @@ class Activation:
     on_teleporter: bool = False
     oa_taken: set[str] = field(default_factory=set)
     champion_used: set[str] = field(default_factory=set)
+    no_more_moves_rule: str = "M08-039"
+    move_left: int = 0
+    continue_budget: int = 0
+    last: str = ""
 
     def copy(self) -> Activation:
         return Activation(self.move_used, self.attack_used, self.moved, self.no_more_moves, self.no_actions,
-                          self.controller, self.on_teleporter, set(self.oa_taken), set(self.champion_used))
+                          self.controller, self.on_teleporter, set(self.oa_taken), set(self.champion_used),
+                          self.no_more_moves_rule, self.move_left, self.continue_budget, self.last)
 
 
 class Ddm2008State(Position, State):
@@ -191,6 +196,9 @@ class Ddm2008State(Position, State):
         if self.phase == "act":
             return self.active
         side = self.current_side
+        if self.phase == "activate":
+            left = self._unactivated(side)
+            return left[0].id if left else None
         if self.phase == "place":
             return next((c.id for c in self.creatures.values() if c.side == side and c.status == "removed"), None)
         for c in self.creatures.values():
@@ -273,6 +281,9 @@ class Ddm2008State(Position, State):
                 self._end_activation(action)
             else:
                 raise InvalidActionError(f"not a ddm2008 action: {action!r}")
+            if not isinstance(action, Teleport | Move):
+                self.act.continue_budget = 0
+            self.act.last = action.verb
             if self.phase == "act" and self.active is not None and not self.creatures[self.active].on_map:
                 self._after_activation()  # destroyed during its own turn: its activation is over
         self._check_victory()
@@ -368,6 +379,10 @@ class Ddm2008State(Position, State):
             raise IllegalActionError("nobody is choosing who goes first now", rule="M08-030")
         if action.side not in self._sides_in_play():
             raise InvalidActionError(f"no side in play is called {action.side!r}")
+        chooser = self.creatures.get(action.actor)
+        if action.actor and chooser is not None and chooser.side != self.initiative_winner:
+            raise IllegalActionError(f"{self.initiative_winner} won initiative: the choice is theirs, not "
+                                     f"{chooser.side}'s", rule="M08-030")
         self.log(Event("initiative", f"{self.initiative_winner} chooses {action.side} to go first", "M08-030",
                        {"first_side": action.side}))
         self._begin_round_turns(action.side)
@@ -476,6 +491,11 @@ class Ddm2008State(Position, State):
         if self.phase != "act" or action.actor != self.active:
             who = self.active if self.phase == "act" else f"a creature of {self.turn_side}"
             raise IllegalActionError(f"{action.actor} cannot act now: it is {who}'s turn", rule="M08-031")
+        if self.act.no_actions and not isinstance(action, EndTurn):
+            c = self.creatures[action.actor]
+            if any(c.has(x) for x in INACTIVE):
+                raise IllegalActionError(f"{c.id} is inactive and takes no actions", rule="M08-141")
+            raise IllegalActionError(f"{c.id} is confused and takes no action this turn", rule="M08-144")
 
     def _end_turn_actions(self, c: Creature) -> list[Action]:
         out: list[Action] = [EndTurn(c.id)]
@@ -518,26 +538,41 @@ class Ddm2008State(Position, State):
         self.act.moved = True
 
     def _move_actions(self, c: Creature) -> list[Action]:
-        if not self.can_move(c) or self.speed(c) <= 0:
+        if c.has("immobilized") or self.speed(c) <= 0:
+            return []
+        if self.act.continue_budget > 0:
+            reach = self.reach(c, budget=self.act.continue_budget)
+            return [Move(c.id, to=sq, path=tuple(reach.path(sq))) for sq in reach]
+        if not self.can_move(c):
             return []
         reach = self.reach(c)
         return [Move(c.id, to=sq, path=tuple(reach.path(sq))) for sq in reach]
 
     def _move(self, action: Move) -> None:
         c = self.creature(action.actor)
-        if not self.can_move(c):
-            rule = "M08-039" if self.act.no_more_moves or self.act.moved else "M08-036"
-            raise IllegalActionError(f"{c.id} has no move left this turn", rule=rule)
-        if self.speed(c) <= 0:
+        if c.has("immobilized") or self.speed(c) <= 0:
             raise IllegalActionError(f"{c.id} cannot move (speed 0)", rule="M08-143")
-        reach = self.reach(c)
-        if action.to not in reach:
-            raise IllegalActionError(f"{c.id} cannot end a move at {list(action.to)}", rule="M08-042")
-        path = list(action.path) if action.path else reach.path(action.to)
-        if action.path and path != reach.path(action.to):
-            self._check_path(c, path)
+        continuing = self.act.continue_budget > 0
+        if not continuing and not self.can_move(c):
+            rule = self.act.no_more_moves_rule if self.act.no_more_moves else "M08-036"
+            raise IllegalActionError(f"{c.id} has no move left this turn", rule=rule)
+        budget = self.act.continue_budget if continuing else None
+        reach = self.reach(c, budget=budget)
+        if action.path:
+            path = list(action.path)
+            if path != (reach.path(action.to) if action.to in reach else None):
+                self._check_path(c, path, budget)
+        else:
+            if action.to not in reach:
+                raise IllegalActionError(f"{c.id} cannot end a move at {list(action.to)}", rule="M08-042")
+            path = reach.path(action.to)
         mode = self._mode_for(c, reach, action.to)
-        self._spend_move()
+        spent = reach.cost(action.to) if action.to in reach else len(path)
+        if continuing:
+            self.act.continue_budget = 0  # the rest of the move begun before the teleporter (M08-131)
+        else:
+            self._spend_move()
+        self.act.move_left = max(0, (budget if budget is not None else self.speed(c)) - spent)
         self.log(Event("move", f"{c.id} moves to {list(action.to)}", "M08-037",
                        {"actor": c.id, "to": list(action.to), "path": [list(s) for s in path]}))
         self.walk(c, path, mode)
@@ -562,22 +597,50 @@ class Ddm2008State(Position, State):
                           extra_per_square=move.extra_per_square, min_one_square=move.min_one_square)
         return reachable(self.grid, self.ruleset.policy, req)
 
-    def _check_path(self, c: Creature, path: list[Coord]) -> None:
+    def _check_path(self, c: Creature, path: list[Coord], budget: int | None = None) -> None:
         """An explicit path must be one the creature could take in one of its movement modes: each step
-        legal (M08-046, M08-048), ending where it may stop (M08-042), within its speed (M08-037)."""
+        to an adjacent square (M08-040), not through an enemy (M08-046), not round a wall's corner
+        (M08-048), ending where it may stop (M08-042), within its speed (M08-037)."""
         from skirmish.core.pathing import MoveRequest, path_cost
 
         occupancy = self.occupancy()
         for move in self.ruleset.movements(self, c):
             occupied = {i: self.ruleset.passage(self, c, o, move) for i, o in occupancy.items() if o is not c}
-            req = MoveRequest(at=c.at, size=c.size, budget=move.budget, mode=move.mode, occupied=occupied,
+            limit = move.budget if budget is None else budget
+            req = MoveRequest(at=c.at, size=c.size, budget=limit, mode=move.mode, occupied=occupied,
                               ignore_terrain=move.ignore_terrain, through_walls=move.through_walls,
                               flying=move.flying, extra_per_square=move.extra_per_square)
             cost = path_cost(self.grid, self.ruleset.policy, req, path)
-            if cost is not None and (cost <= move.budget or (move.min_one_square and len(path) == 1)):
+            if cost is not None and (cost <= limit or (move.min_one_square and len(path) == 1)):
                 return
-        raise IllegalActionError(f"{c.id} cannot take the path {[list(s) for s in path]}: a step is blocked, "
-                                 "it ends where it may not stop, or it costs more than its speed", rule="M08-037")
+        raise IllegalActionError(f"{c.id} cannot take the path {[list(s) for s in path]}: "
+                                 + self._path_fault(c, path, occupancy))
+
+    def _path_fault(self, c: Creature, path: list[Coord], occupancy: dict[int, Creature]) -> str:
+        """Why a walking path fails, worded with the rule that forbids it (for the error's message)."""
+        from skirmish.core.coords import DIRECTIONS_8
+        from skirmish.core.pathing import unit_steps
+
+        steps = unit_steps(self.grid)
+        prev = c.at
+        for sq in path:
+            d = (sq[0] - prev[0], sq[1] - prev[1])
+            if d not in DIRECTIONS_8:
+                raise IllegalActionError(f"{list(prev)} -> {list(sq)} is not a step to an adjacent square",
+                                         rule="M08-040")
+            for s in footprint(sq, c.size):
+                if not self.grid.inside(s) or self.grid.kind(s).entry == "none":
+                    raise IllegalActionError(f"{list(s)} is a wall", rule="M08-132")
+                other = occupancy.get(self.grid.index(s))
+                if other is not None and other is not c and not self.ruleset.allies(c, other):
+                    raise IllegalActionError(f"{c.id} cannot move through {other.id}, an enemy", rule="M08-046")
+            if d[0] and d[1] and not all(steps[self.grid.index(s)][DIRECTIONS_8.index(d)]
+                                         for s in footprint(prev, c.size)):
+                raise IllegalActionError(f"{list(prev)} -> {list(sq)} cuts a wall's corner", rule="M08-048")
+            prev = sq
+        if not self._legal_end(c, path[-1]):
+            raise IllegalActionError(f"{c.id} may not end its move at {list(path[-1])}", rule="M08-042")
+        raise IllegalActionError("the path costs more squares than its speed", rule="M08-037")
 
     def walk(self, c: Creature, path: Iterable[Coord], mode: str = "walk", provoke: bool = True) -> None:
         """Move a creature square by square, resolving opportunity attacks before each square it
@@ -588,9 +651,12 @@ class Ddm2008State(Position, State):
         for sq in path:
             if provoke and mode != "burrow":
                 for enemy in self._provoked_by_leaving(c, sq, mode, first):
+                    before = c.at
                     combat.opportunity_attack(self, enemy, c)
                     if not c.on_map:
                         return
+                    if c.at != before:
+                        return  # pushed or pulled off its path: the move ends where it was put
                     if c.has("immobilized") or any(c.has(x) for x in INACTIVE):
                         self._settle(c, last_legal)
                         return
@@ -693,6 +759,8 @@ class Ddm2008State(Position, State):
             raise IllegalActionError(f"{c.id} cannot teleport to {list(action.to)}: it must stand on a teleporter "
                                      "it entered or started on, once a round, to an unoccupied one", rule="M08-131")
         self.teleported.add(c.id)
+        if self.act.last == "move" and self.act.move_left > 0:
+            self.act.continue_budget = self.act.move_left  # the move goes on from the far teleporter
         c.at = action.to
         self.log(Event("teleport", f"{c.id} steps through the teleporter to {list(action.to)}", "M08-131",
                        {"actor": c.id, "to": list(action.to)}))

@@ -71,7 +71,8 @@ LOS_FIGURE = """
 
 
 def test_m08_092_dwarf_sees_goblins_1_and_2_but_not_goblin_3():
-    """Caption M08-092: "the dwarf can see goblins 1 and 2, but not goblin 3" (blocking terrain).
+    """Caption M08-092: "the dwarf can see goblins 1 and 2, but not goblin 3" (blocking terrain); the
+    lost line-of-sight section (GAP-M08-5) is read as the checklist's Decisions say.
 
     Goblin 1 is in the open; goblin 2 peeks past the top end of the wall at x = 7; goblin 3
     is under that wall, and the only gap towards it is the point (7, 4) where the walls (7, 3)

@@ -123,6 +123,7 @@ def test_options_are_checked_by_the_ruleset():
 
 
 def test_legend_override_by_name_and_by_definition():
+    """M08-133: terrain printed on a map is given in the scenario's legend, by name or defined as data."""
     s = load(BASE.replace("  rows: |", "  legend: {Q: forest, L: {name: lava, move_cost: 3, tags: [damaging]}}\n"
                                         "  rows: |").replace(".#...", ".#QL."))
     assert s.position.grid.kind((2, 1)).name == "forest"

@@ -724,7 +724,8 @@ PILLAR = "........\n...#....\n........\n........\n"
 
 
 def test_m08_093_m08_098_a_wall_across_the_shot_gives_cover_minus_2():
-    """From every corner of the archer's square some line to the orc crosses the wall: 12 + 5 - 2 = 15."""
+    """From every corner of the archer's square some line to the orc crosses the wall: 12 + 5 - 2 = 15
+    (the -2 of the lost attack modifier table, GAP-M08-2, read from the seed's own text)."""
     out = play(PILLAR, [cr("archer", "x", (1, 1), attacks=[BOW]), cr("orc", "y", (5, 1), ac=15, hp=20)],
                [{"ask": "cover", "from": "archer", "to": "orc", "with": "bow"}, hit("archer", "orc", "bow")], dice=[12])
     assert out["answers"][0]["value"] == "cover"
@@ -754,6 +755,7 @@ def test_m08_095_an_enemy_in_the_way_gives_ranged_cover_and_an_ally_does_not():
 
 
 def test_m08_096_creatures_give_no_cover_against_melee_reach():
+    """M08-096, GAP-M08-7: creatures give cover against ranged attacks only (the project's reading)."""
     glaive = atk("glaive", range=2, bonus=5, damage="10")
     out = play(OPEN, [cr("a", "x", (0, 1), attacks=[glaive]), cr("goblin", "y", (1, 1)),
                       cr("orc", "y", (2, 1), ac=15, hp=20)],
@@ -970,7 +972,7 @@ def test_m08_108_a_dazed_staggered_or_stunned_target_grants_plus_2(condition):
 
 
 def test_m08_108_several_sources_of_combat_advantage_give_plus_2_once():
-    """Dazed and flanked: still +2."""
+    """Dazed and flanked: still +2 (GAP-M08-2: combat advantage +2, from the seed's text)."""
     out = play(OPEN, [cr("a", "x", (0, 1), attacks=[SWORD]), cr("c", "x", (2, 1)),
                       cr("b", "y", (1, 1), hp=20, conditions=["dazed"])],
                [hit("a", "b")], dice=[10])

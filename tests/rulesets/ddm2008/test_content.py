@@ -94,6 +94,8 @@ def warbands_of(points: int) -> list[Path]:
 
 
 def test_catalog_validates_and_builds_engine_templates():
+    """M08-152, GAP-M08-8: the lost glossary is replaced by the stat card's own vocabulary of abilities,
+    special powers and champion powers, which every catalog card must validate against."""
     ruleset = Ddm2008()
     found = catalog("ddm2008")
     assert len(found) >= 40

@@ -864,7 +864,8 @@ def test_m08_057_large_footprint_may_not_pass_an_enemy() -> None:
 
 
 def test_m08_058_large_leaving_difficult_terrain_ignores_its_start_squares() -> None:
-    """M08-058: a 2x2 creature on two difficult squares moves one square right into clear squares: cost 1."""
+    """M08-058: a 2x2 creature on two difficult squares moves one square right into clear squares: cost 1.
+    The seed's figure lost its coordinates (GAP-M08-9): these satisfy its caption."""
     out = play(mover("~~.. ~~.. ....", "0, 0", BIG, FAR.replace("FAR", "3, 2"), "  - {ask: reachable, actor: m}\n"))
     assert reach(out)[(1, 0)] == 1
     assert reach(out)[(2, 0)] == 2

@@ -49,6 +49,8 @@ def run(scenario: Scenario) -> dict[str, Any]:
         pos.creature(cid).conditions.append(Condition("surprised"))
     ruleset = pos.ruleset
     if ruleset.playable:
+        if isinstance(scenario.model.decisions, list):
+            pos.start["decisions"] = list(scenario.model.decisions)
         pos = ruleset.new_state(pos)  # type: ignore[assignment]
     answers: list[dict[str, Any]] = []
     for index, step in enumerate(scenario.model.steps):

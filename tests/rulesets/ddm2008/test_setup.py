@@ -110,3 +110,55 @@ def test_m08_160_sealed_warbands_ignore_faction_and_keep_the_point_limit():
         assert sum(int(cards[n].stats["cost"]) for n in names) <= 200
         assert all(int(cards[n].stats["cost"]) <= 150 for n in names)
     assert sealed_warband(4) == sealed_warband(4)
+
+
+def test_m08_113_explicit_decisions_decline_an_opportunity_attack():
+    """M08-113 with the scenario format's ``decisions`` list: an allowed opportunity attack is made under
+    ``auto`` and not made when the creature's decision is ``decline``."""
+    import textwrap
+
+    from skirmish.scenario.loader import load_scenario_text
+    from skirmish.scenario.runner import run
+
+    text = textwrap.dedent("""
+        ruleset: ddm2008
+        start: {first_side: x}
+        map: {rows: "....\\n....\\n...."}
+        creatures:
+          - {id: m, side: x, at: [1, 1], stats: {speed: 4}}
+          - {id: g, side: y, at: [2, 1], stats: {attacks: [{name: claw, bonus: 5, damage: "5"}]}}
+        steps:
+          - {actor: m, do: move, to: [0, 0]}
+        dice: [15]
+    """)
+    auto = run(load_scenario_text(text))
+    assert [e["type"] for e in auto["events"]].count("opportunity") == 1
+    assert auto["creatures"]["m"]["hp"] == 5
+    declined = run(load_scenario_text(text + "decisions:\n  - {actor: g, do: decline}\n"))
+    assert [e["type"] for e in declined["events"]].count("opportunity") == 0
+    assert declined["creatures"]["m"]["hp"] == 10
+
+
+def test_m08_051_burrow_is_chosen_before_the_move_and_provokes_nothing():
+    """M08-051: with a walking and a burrowing speed, the move names its mode; burrowing past an enemy
+    provokes no opportunity attack, walking does."""
+    import textwrap
+
+    from skirmish.scenario.loader import load_scenario_text
+    from skirmish.scenario.runner import run
+
+    text = textwrap.dedent("""
+        ruleset: ddm2008
+        start: {first_side: x}
+        map: {rows: "....\\n....\\n...."}
+        creatures:
+          - {id: m, side: x, at: [1, 1], stats: {speed: {walk: 4, burrow: 4}}}
+          - {id: g, side: y, at: [2, 1], stats: {attacks: [{name: claw, bonus: 5, damage: "5"}]}}
+        steps:
+          - {actor: m, do: move, to: [0, 0], mode: MODE}
+        dice: [15]
+    """)
+    walked = run(load_scenario_text(text.replace("MODE", "walk")))
+    burrowed = run(load_scenario_text(text.replace("MODE", "burrow")))
+    assert walked["creatures"]["m"]["hp"] == 5
+    assert burrowed["creatures"]["m"]["hp"] == 10 and burrowed["creatures"]["m"]["at"] == [0, 0]

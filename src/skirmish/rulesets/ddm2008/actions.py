@@ -48,10 +48,14 @@ class Move(Action):
 
     to: Coord = (0, 0)
     path: tuple[Coord, ...] = ()
+    mode: str | None = None
     verb = "move"
 
     def to_step(self) -> dict[str, Any]:
-        return {"actor": self.actor, "do": self.verb, "to": list(self.to)}
+        step: dict[str, Any] = {"actor": self.actor, "do": self.verb, "to": list(self.to)}
+        if self.mode is not None:
+            step["mode"] = self.mode
+        return step
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,14 +228,15 @@ def from_step(step: dict[str, Any]) -> Action:
         elif verb == "activate":
             action = Activate(actor)
         elif verb == "move":
-            allowed |= {"to", "path"}
+            allowed |= {"to", "path", "mode"}
+            mode = str(step["mode"]) if "mode" in step else None
             if "path" in step:
+                if not isinstance(step["path"], list) or not step["path"]:
+                    raise InvalidActionError("path is a list of squares [[x, y], ...], at least one")
                 path = tuple(_square(s, "each square of path") for s in step["path"])
-                if not path:
-                    raise InvalidActionError("path needs at least one square")
-                action = Move(actor, to=path[-1], path=path)
+                action = Move(actor, to=path[-1], path=path, mode=mode)
             else:
-                action = Move(actor, to=_square(step.get("to"), "to"))
+                action = Move(actor, to=_square(step.get("to"), "to"), mode=mode)
         elif verb == "shift":
             allowed |= {"to"}
             action = Shift(actor, to=_square(step.get("to"), "to"))

@@ -599,7 +599,7 @@ def provoke_by_attack(state: Ddm2008State, c: Creature) -> None:
             return
         if e.id in state.act.oa_taken or not geometry.adjacent(c.squares, e.squares):
             continue
-        if state.can_react(e) and can_see(state, e, c):
+        if state.can_react(e) and can_see(state, e, c) and state.takes_opportunity(e, c):
             opportunity_attack(state, e, c)
 
 

@@ -9,7 +9,7 @@ and the scenarios' victory points and tie-breaker (M08-153..M08-158).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from skirmish.core import geometry
@@ -136,6 +136,7 @@ class Ddm2008State(Position, State):
         state.phase = "start"
         state.setup_winner = None
         state.placing = None
+        state.decisions = [dict(d) for d in pos.start.get("decisions") or []]
         if pos.start.get("setup"):
             state.setup_winner = setup.setup_roll(state)
             state.phase = "choose_map" if len(pos.start["setup"]) > 1 else "choose_start"
@@ -169,6 +170,7 @@ class Ddm2008State(Position, State):
         other.phase = self.phase
         other.setup_winner = self.setup_winner
         other.placing = self.placing
+        other.decisions = [dict(d) for d in self.decisions]
         return other
 
     # The game interface.
@@ -540,13 +542,18 @@ class Ddm2008State(Position, State):
     def _move_actions(self, c: Creature) -> list[Action]:
         if c.has("immobilized") or self.speed(c) <= 0:
             return []
-        if self.act.continue_budget > 0:
-            reach = self.reach(c, budget=self.act.continue_budget)
-            return [Move(c.id, to=sq, path=tuple(reach.path(sq))) for sq in reach]
-        if not self.can_move(c):
+        budget = self.act.continue_budget if self.act.continue_budget > 0 else None
+        if budget is None and not self.can_move(c):
             return []
-        reach = self.reach(c)
-        return [Move(c.id, to=sq, path=tuple(reach.path(sq))) for sq in reach]
+        movements = self.ruleset.movements(self, c)
+        if len(movements) == 1:
+            reach = self.reach(c, budget=budget)
+            return [Move(c.id, to=sq, path=tuple(reach.path(sq))) for sq in reach]
+        out: list[Action] = []
+        for move in movements:  # several speeds: each mode is its own choice (M08-051)
+            reach = self.reach_mode(c, move if budget is None else replace(move, budget=budget))
+            out.extend(Move(c.id, to=sq, path=tuple(reach.path(sq)), mode=move.mode) for sq in reach)
+        return out
 
     def _move(self, action: Move) -> None:
         c = self.creature(action.actor)
@@ -557,7 +564,15 @@ class Ddm2008State(Position, State):
             rule = self.act.no_more_moves_rule if self.act.no_more_moves else "M08-036"
             raise IllegalActionError(f"{c.id} has no move left this turn", rule=rule)
         budget = self.act.continue_budget if continuing else None
-        reach = self.reach(c, budget=budget)
+        if action.mode is not None:
+            # The mode is chosen before the move starts (M08-051): only that mode's squares.
+            modes = [m for m in self.ruleset.movements(self, c) if m.mode == action.mode]
+            if not modes:
+                raise IllegalActionError(f"{c.id} has no {action.mode} speed", rule="M08-051")
+            move = modes[0] if budget is None else replace(modes[0], budget=budget)
+            reach = self.reach_mode(c, move)
+        else:
+            reach = self.reach(c, budget=budget)
         if action.path:
             path = list(action.path)
             if path != (reach.path(action.to) if action.to in reach else None):
@@ -566,7 +581,7 @@ class Ddm2008State(Position, State):
             if action.to not in reach:
                 raise IllegalActionError(f"{c.id} cannot end a move at {list(action.to)}", rule="M08-042")
             path = reach.path(action.to)
-        mode = self._mode_for(c, reach, action.to)
+        mode = action.mode or self._mode_for(c, reach, action.to)
         spent = reach.cost(action.to) if action.to in reach else len(path)
         if continuing:
             self.act.continue_budget = 0  # the rest of the move begun before the teleporter (M08-131)
@@ -651,6 +666,8 @@ class Ddm2008State(Position, State):
         for sq in path:
             if provoke and mode != "burrow":
                 for enemy in self._provoked_by_leaving(c, sq, mode, first):
+                    if not self.takes_opportunity(enemy, c):
+                        continue
                     before = c.at
                     combat.opportunity_attack(self, enemy, c)
                     if not c.on_map:
@@ -706,6 +723,18 @@ class Ddm2008State(Position, State):
                 continue
             out.append(e)
         return out
+
+    def takes_opportunity(self, e: Creature, mover: Creature) -> bool:
+        """Whether a creature makes an opportunity attack it may make: the scenario's explicit
+        ``decisions`` list when its next entry is this creature's, otherwise yes (``auto``)."""
+        if self.decisions and self.decisions[0].get("actor") == e.id:
+            choice = self.decisions.pop(0).get("do")
+            if choice == "decline":
+                self.act.oa_taken.add(e.id)
+                self.log(Event("decline", f"{e.id} lets {mover.id} go without an opportunity attack", "M08-113",
+                               {"actor": e.id, "target": mover.id}))
+                return False
+        return True
 
     def can_react(self, e: Creature) -> bool:
         """Whether a creature can make an opportunity attack: active, not dazed, stunned, helpless or

@@ -49,7 +49,7 @@ def test_missing_file_exits_2():
 
 def test_do_step_exits_3_naming_step_and_actor(tmp_path: Path):
     f = tmp_path / "act.yaml"
-    f.write_text("ruleset: dnd5e\nmap: {rows: \"...\"}\ncreatures:\n  - {id: a, side: x, at: [0, 0], stats: {}}\n"
+    f.write_text("ruleset: dnd3\nmap: {rows: \"...\"}\ncreatures:\n  - {id: a, side: x, at: [0, 0], stats: {}}\n"
                  "steps:\n  - {actor: a, do: dash}\n")
     done = skirmish("run", str(f), "--json")
     assert done.returncode == 3

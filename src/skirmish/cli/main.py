@@ -200,9 +200,11 @@ def rulesets() -> None:
     Console().print(table)
 
 
-from skirmish.cli.play import play  # noqa: E402 - registered after the app exists
+from skirmish.cli.encounter import encounter  # noqa: E402 - registered after the app exists
+from skirmish.cli.play import play  # noqa: E402
 
 app.command()(play)
+app.command()(encounter)
 
 
 def main() -> None:

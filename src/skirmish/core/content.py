@@ -59,9 +59,9 @@ class AttackModel(Strict):
         return v
 
     def extra_fields(self) -> dict[str, Any]:
-        """The rule set's own keys (fields a subclass adds), for ``Attack.extra``."""
+        """The rule set's own keys (fields a subclass adds), for ``Attack.extra``, as plain data."""
         base = set(AttackModel.model_fields)
-        return {k: getattr(self, k) for k in type(self).model_fields if k not in base}
+        return {k: _plain(getattr(self, k)) for k in type(self).model_fields if k not in base}
 
     def to_attack(self) -> Attack:
         """The engine's frozen attack."""
@@ -77,6 +77,15 @@ class AttackModel(Strict):
             effects=tuple(self.effects),
             extra=self.extra_fields(),
         )
+
+
+def _plain(value: Any) -> Any:
+    """Models inside an attack's own fields become plain mappings: the game loop reads no pydantic."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_none=True)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def speed_modes(value: int | str | dict[str, int], *, fly_prefix: bool = False) -> dict[str, int]:

@@ -151,6 +151,15 @@ class Ruleset(ABC):
 
     # Hooks with neutral defaults.
 
+    def difficulty(self, position: Position) -> dict[str, Any] | None:
+        """The rule set's own difficulty rating of a fight, where it has one (dnd5e's XP thresholds)."""
+        return None
+
+    def named_attack(self, template: CreatureTemplate, name: str) -> Any:
+        """The attack a step names with ``with:``: one of the creature's attacks (a rule set adds its
+        own, such as dnd5e's area spells)."""
+        return template.attack(name)
+
     def make_policy(self) -> GeometryPolicy:
         """The geometry policy under the chosen options."""
         return self.base_policy

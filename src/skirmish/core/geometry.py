@@ -309,41 +309,46 @@ def open_corners(square: Coord, mask: Sequence[str | None], width: int) -> tuple
 def _cover_degrees(grid: Grid, attacker: Footprint, target: Footprint, kind: str,
                    blockers: Collection[int], origins: list[tuple[Point, Coord | None]]) -> int:
     """The DMG's grid method: count blocked lines, capped by what the obstacles can give."""
-    w, h = grid.width, grid.height
+    w = grid.width
     effect = grid.mask("effect")
-    # Each layer holds its obstacles and every more protective one, so a line along the seam
-    # between a wall and a portcullis counts as blocked at the portcullis's degree.
-    by_degree: list[tuple[int, Sequence[str | None]]] = [(TOTAL, effect)]
-    words = {"total": TOTAL, "three_quarters": THREE_QUARTERS, "half": PARTIAL}
-    for degree in (THREE_QUARTERS, PARTIAL):
-        layer = tuple(
-            k.shape if k.blocks_effect or (kind in k.cover_against and words.get(k.cover_degree or "", 0) >= degree)
-            else None
-            for k in grid.kinds
-        )
-        by_degree.append((degree, layer))
-    empty: tuple[str | None, ...] = (None,) * (w * h)
+
+    def layers() -> list[tuple[int, str, tuple[str | None, ...]]]:
+        # Each layer holds its obstacles and every more protective one, so a line along the seam
+        # between a wall and a portcullis counts as blocked at the portcullis's degree.
+        words = {"total": TOTAL, "three_quarters": THREE_QUARTERS, "half": PARTIAL}
+        out: list[tuple[int, str, tuple[str | None, ...]]] = [(TOTAL, "effect", tuple(effect))]
+        for degree in (THREE_QUARTERS, PARTIAL):
+            layer = tuple(
+                k.shape if k.blocks_effect or (kind in k.cover_against and words.get(k.cover_degree or "", 0) >= degree)
+                else None
+                for k in grid.kinds
+            )
+            out.append((degree, f"degrees:{kind}:{degree}", layer))
+        return out
+
+    by_degree: list[tuple[int, str, tuple[str | None, ...]]] = grid.cached(("degree_layers", kind), layers)  # type: ignore[assignment]
+    empty: tuple[str | None, ...] = grid.cached("empty_mask", lambda: (None,) * (grid.width * grid.height))  # type: ignore[assignment]
     best = TOTAL
     reachable = False
     for p, owner in origins:
         for t in target:
-            blocked = 0
+            count = 0
             cap = NONE
             for q in open_corners(t, effect, w):
                 line = NONE
-                for degree, layer in by_degree:
-                    if segment_blocked(p, q, layer, w, h, (), owner, t):
+                for degree, question, layer in by_degree:
+                    if blocked(grid, question, p, q, (), owner, t, layer):
                         line = degree
                         break
                 if line != TOTAL:
                     reachable = True
-                if line == NONE and blockers and segment_blocked(p, q, empty, w, h, blockers, owner, t):
+                if line == NONE and blockers and blocked(grid, "empty", p, q, blockers, owner, t, empty):
                     line = PARTIAL  # a creature in the way gives half cover (E5-112)
                 if line:
-                    blocked += 1
+                    count += 1
                     cap = max(cap, min(line, THREE_QUARTERS))
-            count = NONE if blocked == 0 else (PARTIAL if blocked <= 2 else THREE_QUARTERS)
-            best = min(best, min(count, cap))
+            degree_here = NONE if count == 0 else (PARTIAL if count <= 2 else THREE_QUARTERS)
+            best = min(best, min(degree_here, cap))
     return best if reachable else TOTAL
 
 

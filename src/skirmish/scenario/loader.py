@@ -112,7 +112,7 @@ def load_scenario_text(text: str, file: str = "<scenario>") -> Scenario:
                  for i, entry in enumerate(model.creatures)]
     _check_placement(creatures, grid, fail)
     _check_start(model, creatures, ruleset, fail)
-    _check_steps(model, creatures, data, fail)
+    _check_steps(model, creatures, ruleset, fail)
     if model.decisions != "auto":
         _check_decisions(model, creatures, fail)
 
@@ -334,7 +334,7 @@ def _check_start(model: ScenarioModel, creatures: list[Creature], ruleset: Rules
             raise fail(("start", "surprised"), f"{ruleset.name} has no surprise")
 
 
-def _check_steps(model: ScenarioModel, creatures: list[Creature], data: dict[str, Any], fail: Any) -> None:
+def _check_steps(model: ScenarioModel, creatures: list[Creature], ruleset: Ruleset, fail: Any) -> None:
     by_id = {c.id: c for c in creatures}
     for i, step in enumerate(model.steps):
         path: KeyPath = ("steps", i)
@@ -365,7 +365,7 @@ def _check_steps(model: ScenarioModel, creatures: list[Creature], data: dict[str
                     raise fail((*path, key), f"{key} is a square [x, y], not {step[key]!r}")
             if "with" in step:
                 actor = by_id[step.get("actor") or step.get("from")]
-                if actor.template.attack(str(step["with"])) is None:
+                if ruleset.named_attack(actor.template, str(step["with"])) is None:
                     names = ", ".join(a.name for a in actor.template.attacks) or "none"
                     raise fail((*path, "with"), f"{actor.id} has no attack {step['with']!r} (its attacks: {names})")
             if "kind" in step and step["kind"] not in ("melee", "ranged", "close", "area"):

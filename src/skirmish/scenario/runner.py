@@ -93,7 +93,7 @@ def answer(pos: Position, step: dict[str, Any]) -> Any:
             return pos.line_of_effect(a, b)
         kind = step.get("kind")
         if kind is None and "with" in step:
-            attack = a.template.attack(str(step["with"]))
+            attack = pos.ruleset.named_attack(a.template, str(step["with"]))
             kind = attack.kind if attack is not None else None
         return pos.cover(a, b, kind)
     if q == "flanking":
@@ -103,7 +103,7 @@ def answer(pos: Position, step: dict[str, Any]) -> Any:
         return [[[x, y], reach.cost((x, y))] for (x, y) in reach]
     if q == "area":
         actor = pos.creature(step["actor"])
-        attack = actor.template.attack(str(step["with"]))
+        attack = pos.ruleset.named_attack(actor.template, str(step["with"]))
         if attack is None:
             raise InvalidActionError(f"{actor.id} has no attack {step['with']!r}")
         at = tuple(step["at"]) if "at" in step else None

@@ -7,18 +7,23 @@ and the movement rules ``reachable`` needs (E5-040, E5-042..E5-045, G5-01 speed 
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from skirmish.core.content import speed_modes
-from skirmish.core.creatures import Creature, CreatureTemplate
+from skirmish.core.creatures import Attack, Creature, CreatureTemplate
 from skirmish.core.game import Movement, Ruleset, RulesetInfo
 from skirmish.core.pathing import Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.position import Position
 from skirmish.core.terrain import BASE_LEGEND, DIAGONAL_WALLS, TerrainKind
+from skirmish.rulesets.dnd5e.actions import Action, from_step
+from skirmish.rulesets.dnd5e.spells import spell_book
+from skirmish.rulesets.dnd5e.state import Dnd5eState
 from skirmish.rulesets.dnd5e.stats import SIZE_RANK, SIZES, Dnd5eStats
+from skirmish.rulesets.dnd5e.tactician import Dnd5eTactician
 
 ALL_KINDS = frozenset(("melee", "ranged", "close", "area"))
 
@@ -76,6 +81,8 @@ class Dnd5e(Ruleset):
     legend = LEGEND
     stats_model = Dnd5eStats
     options_model = Dnd5eOptions
+    state_class = Dnd5eState
+    tactician = Dnd5eTactician
     conditions = frozenset((
         "blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated", "invisible",
         "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned", "unconscious",
@@ -88,6 +95,34 @@ class Dnd5e(Ruleset):
                                        "unconscious"))
     crawl_condition = "prone"
     rule_ids: ClassVar[dict[str, str]] = {"area.effect": "E5-114", "area.origin": "E5-091"}
+
+    def difficulty(self, position: Position) -> dict[str, Any] | None:
+        """The XP-threshold difficulty (from outside the seed: the DMG's encounter tables)."""
+        from skirmish.rulesets.dnd5e.encounter import difficulty
+
+        heroes = [c for c in position.creatures.values() if c.hero]
+        if not heroes:
+            return None
+        foes = [c for c in position.creatures.values() if c.side != heroes[0].side]
+        d = difficulty([int(c.template.stats.get("level") or 1) for c in heroes],
+                       [str(c.template.stats.get("challenge") or "") for c in foes])
+        return {"xp": d.xp, "adjusted_xp": d.adjusted_xp, "thresholds": list(d.thresholds), "rating": d.rating}
+
+    def named_attack(self, template: CreatureTemplate, name: str) -> Any:
+        """An attack, or one of the creature's spells with an area as an area attack (``ask: area``)."""
+        found = template.attack(name)
+        if found is not None or name not in (template.stats.get("spells") or []):
+            return found
+        spell = spell_book().get(name)
+        if spell is None or spell.area is None:
+            return None
+        area = spell.area_spec()
+        assert area is not None
+        kind = "area" if area.shape in ("radius", "cube") else "close"
+        return Attack(name=name, kind=kind, range=spell.range, area=area)
+
+    def parse_action(self, step: Mapping[str, Any]) -> Action:
+        return from_step(dict(step))
 
     def make_policy(self) -> GeometryPolicy:
         from dataclasses import replace

@@ -1,0 +1,197 @@
+"""The dnd5e tactician: fights as a competent player would, scoring each legal action by the rules'
+own numbers without rolling: focus fire on what it can drop, casters and archers keep their
+distance, a creature that has attacked steps out of reach where it can, Dodge or Disengage when
+that is better, heal or stabilize allies who are down."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from skirmish.core import geometry
+from skirmish.core.creatures import Creature
+from skirmish.rulesets.dnd5e import combat
+from skirmish.rulesets.dnd5e.actions import Attack, Cast, Move, Simple, Targeted
+from skirmish.rulesets.dnd5e.spells import spell_book
+from skirmish.rulesets.dnd5e.state import Dnd5eState
+
+
+def hit_chance(bonus: int, ac: int, adv: int) -> float:
+    p = min(0.95, max(0.05, (21 - (ac - bonus)) / 20))
+    if adv > 0:
+        return 1 - (1 - p) ** 2
+    if adv < 0:
+        return p * p
+    return p
+
+
+def is_caster(c: Creature) -> bool:
+    return bool(combat.stats(c).get("spells"))
+
+
+def prefers_range(c: Creature) -> bool:
+    """Casters and creatures whose best attack is ranged keep their distance."""
+    if is_caster(c):
+        return True
+    best = max(c.template.attacks, key=lambda a: float(a.damage.mean()) if a.damage else 0.0, default=None)
+    return best is not None and best.kind == "ranged"
+
+
+class Dnd5eTactician:
+    """A competent player of dnd5e fights."""
+
+    name = "tactician"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
+        assert isinstance(state, Dnd5eState)
+        if len(actions) == 1:
+            return actions[0]
+        scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        return actions[max(scored)[2]]
+
+    # Values.
+
+    def threat(self, state: Dnd5eState, t: Creature) -> float:
+        """How much a creature is worth dropping: its damage output per hit point left."""
+        out = max((float(a.damage.mean()) for a in t.template.attacks if a.damage), default=2.0)
+        return out * (1 + len(combat.stats(t).get("multiattack") or ())) / max(1, t.hp)
+
+    def expected(self, state: Dnd5eState, c: Creature, spec: Any, t: Creature) -> float:
+        within5 = geometry.adjacent(c.squares, t.squares)
+        adv, _ = combat.attack_advantage(state, c, spec, t, spec.kind == "ranged", within5)
+        cover = combat.cover_bonus(state, c, t, spec.kind) or 0
+        p = hit_chance(spec.bonus, int(combat.stats(t).get("ac", 10)) + cover, adv)
+        dmg = float(spec.damage.mean()) if spec.damage else 0.0
+        value = p * min(dmg, t.hp) * (1 + self.threat(state, t))
+        if dmg >= t.hp:
+            value += p * 10
+        return value
+
+    def score(self, state: Dnd5eState, action: Any) -> float:
+        c = state.creatures[action.actor]
+        if isinstance(action, Attack):
+            spec = c.template.attack(action.attack)
+            t = state.creatures[action.target]
+            if spec is None or t.status != "active":
+                return -1.0
+            return 2.0 + self.expected(state, c, spec, t)
+        if isinstance(action, Cast):
+            return self._cast_value(state, c, action)
+        if isinstance(action, Move):
+            return self._position(state, c, action.to) - self._position(state, c, c.at) - self._risk(state, c, action)
+        if isinstance(action, Targeted):
+            if action.what == "stabilize":
+                return 6.0
+            if action.what == "help":
+                return 0.3
+            return 0.2
+        if isinstance(action, Simple):
+            return self._simple_value(state, c, action)
+        return 0.0
+
+    def _cast_value(self, state: Dnd5eState, c: Creature, action: Cast) -> float:
+        spell = spell_book().get(action.spell)
+        if spell is None:
+            return -1.0
+        cost = 1.5 * spell.level  # slots are few
+        if spell.heal:
+            t = state.creatures[action.targets[0]]
+            if t.status == "down":
+                return 25.0 - cost
+            missing = t.template.max_hp - t.hp
+            return (3.0 if missing > t.template.max_hp / 2 else 0.5) - cost
+        if spell.bless:
+            return 4.0 + len(action.targets) - cost
+        avg = 0.0
+        if spell.damage:
+            from skirmish.core.dice import DiceExpr
+
+            avg = float(DiceExpr.parse(spell.damage).mean())
+        if spell.darts:
+            avg *= spell.darts
+        if spell.area is not None and action.at is not None:
+            try:
+                hit = state._spell_area(c, spell, action.at)
+            except Exception:
+                return -1.0
+            foes = sum(1 for x in hit if not state.ruleset.allies(c, x) and x.status == "active")
+            friends = sum(1 for x in hit if state.ruleset.allies(c, x))
+            return 2.0 + avg * 0.6 * (foes - 2 * friends) - cost
+        t = state.creatures[action.targets[0]]
+        return 2.0 + 0.6 * min(avg, t.hp) * (1 + self.threat(state, t)) + (8 if avg >= t.hp else 0) - cost
+
+    def _simple_value(self, state: Dnd5eState, c: Creature, action: Simple) -> float:
+        what = action.what
+        enemies_near = [e for e in state.enemies_of(c)
+                        if e.status == "active" and geometry.adjacent(c.squares, e.squares)]
+        if what == "second_wind":
+            return 5.0 if c.hp < c.template.max_hp / 2 else -1.0
+        if what == "stand_up":
+            return 3.0
+        if what == "disengage":
+            return 2.5 if enemies_near and prefers_range(c) else -0.5
+        if what == "dodge":
+            return 1.0 if enemies_near and c.hp < c.template.max_hp / 3 else -0.5
+        if what == "dash":
+            return 0.4 if not enemies_near else -1.0
+        if what == "hide":
+            return 0.6
+        if what == "end_turn":
+            return 0.0
+        return -0.2
+
+    def _risk(self, state: Dnd5eState, c: Creature, action: Move) -> float:
+        """Opportunity attacks the move would provoke (unless disengaged)."""
+        if state.turn_state.disengaged:
+            return 0.0
+        risk = 0.0
+        for e in state.enemies_of(c):
+            if not combat.can_react(state, e) or e.status != "active":
+                continue
+            spec = state._best_melee(e)
+            if spec is None:
+                continue
+            reach = combat.reach_of(spec)
+            here = geometry.direct_distance(state.ruleset.policy, c.squares, e.squares)
+            there = geometry.direct_distance(state.ruleset.policy, [action.to], e.squares)
+            if here <= reach < there:
+                risk += float(spec.damage.mean()) if spec.damage else 2.0
+        return risk * 0.5
+
+    def _position(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
+        """How good it is for the creature to stand at ``at`` now."""
+        here = c.at
+        c.at = at
+        try:
+            enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+            if not enemies:
+                return 0.0
+            t = state.turn_state
+            can_attack = t.action or t.attacks_left > 0
+            value = 0.0
+            dists = [geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies]
+            nearest = min(dists)
+            if prefers_range(c):
+                value -= 1.5 * sum(1 for d in dists if d <= 1)
+                value -= 0.1 * abs(nearest - 5)
+            elif can_attack:
+                best = 0.0
+                for spec in c.template.attacks:
+                    for e in enemies:
+                        if combat.in_range(state, c, spec, e):
+                            best = max(best, self.expected(state, c, spec, e))
+                value += best
+                value -= 0.15 * nearest
+            else:
+                # It has attacked: out of reach where it can (the tactician's retreat).
+                value -= 0.8 * sum(1 for d in dists if d <= 1)
+            for a in state.creatures.values():
+                if a.status == "down" and state.ruleset.allies(c, a):
+                    value -= 0.1 * geometry.direct_distance(state.ruleset.policy, c.squares, a.squares)
+            return value
+        finally:
+            c.at = here

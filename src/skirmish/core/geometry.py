@@ -33,26 +33,24 @@ def blocked(grid: Grid, question: str, p: Point, q: Point, extra: Collection[int
             mask: Sequence[str | None] | None = None) -> bool:
     """``segment_blocked`` on the map's mask for ``question``, cached per map.
 
-    Creatures in the way (``extra``) change the answer only when one stands within a square of
-    the line's bounding box; otherwise the terrain-only answer, computed once, is exact.
+    Only the creatures in the way (``extra``) that stand within a square of the line's bounding
+    box can change the answer, so they alone are part of the cache key.
     """
     if mask is None:
         mask = grid.mask(question)
     w, h = grid.width, grid.height
+    near: tuple[int, ...] = ()
     if extra:
         x0, x1 = min(p[0], q[0]) - 1, max(p[0], q[0]) + 1
         y0, y1 = min(p[1], q[1]) - 1, max(p[1], q[1]) + 1
-        for i in extra:
-            x, y = i % w, i // w
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                return segment_blocked(p, q, mask, w, h, extra, p_owner, q_owner)
+        near = tuple(sorted(i for i in extra if x0 <= i % w <= x1 and y0 <= i // w <= y1))
     table: dict[tuple[Any, ...], bool] = grid.cached(("segments", question), dict)  # type: ignore[assignment]
-    key = (p, q, p_owner, q_owner)
+    key = (p, q, p_owner, q_owner, near)
     found = table.get(key)
     if found is None:
         if len(table) > _SEGMENT_CACHE_LIMIT:
             table.clear()
-        found = segment_blocked(p, q, mask, w, h, (), p_owner, q_owner)
+        found = segment_blocked(p, q, mask, w, h, near, p_owner, q_owner)
         table[key] = found
     return found
 

@@ -259,8 +259,12 @@ def take_damage(state: Dnd5eState, t: Creature, by_type: dict[str | None, int], 
     temporary hit points first (E5-143); 0 hit points: dying or dead (E5-131..E5-142)."""
     s = stats(t)
     total = 0
-    for dtype, amount in by_type.items():
-        amount = max(0, amount)
+    reduction = int(s.get("damage_reduction") or 0)
+    for dtype, amount in sorted(by_type.items(), key=lambda kv: -kv[1]):
+        # Other modifiers first (a flat reduction), then resistance, then vulnerability (E5-124).
+        cut = min(reduction, max(0, amount))
+        reduction -= cut
+        amount = max(0, amount - cut)
         if dtype in (s.get("immunities") or []):
             amount = 0
         if dtype in (s.get("resistances") or []) or t.has("petrified"):
@@ -297,6 +301,15 @@ def take_damage(state: Dnd5eState, t: Creature, by_type: dict[str | None, int], 
     else:
         state.log(Event("hp", f"{t.id} has {t.hp} hit points", None, {"creature": t.id, "hp": t.hp}))
     return total
+
+
+def gain_temp_hp(state: Dnd5eState, t: Creature, amount: int, why: str) -> None:
+    """Temporary hit points do not add up: the creature keeps the larger amount, as a player would
+    choose (E5-146); healing never restores them (E5-145)."""
+    before = t.temp_hp
+    t.temp_hp = max(t.temp_hp, amount)
+    state.log(Event("temp_hp", f"{t.id} has {t.temp_hp} temporary hit points ({why}; it had {before})", "E5-146",
+                    {"creature": t.id, "temp_hp": t.temp_hp}))
 
 
 def at_zero_damage(state: Dnd5eState, t: Creature, total: int, crit: bool) -> None:

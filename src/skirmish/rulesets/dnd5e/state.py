@@ -299,7 +299,14 @@ class Dnd5eState(Position, State):
         speeds = self.ruleset.speeds(self, c)
         if mode not in speeds:
             return 0
-        return max(0, speeds[mode] * (1 + self.turn_state.dashes) - self.turn_state.moved)
+        speed = speeds[mode]
+        if any(self._drags(c, o) for o in self.creatures.values()):
+            speed //= 2  # dragging a grappled creature halves speed, unless it is two sizes smaller (E5-108)
+        return max(0, speed * (1 + self.turn_state.dashes) - self.turn_state.moved)
+
+    def _drags(self, c: Creature, other: Creature) -> bool:
+        return (other.marks.get("grappled_by") == c.id and other.status != "dead"
+                and other.template.size_rank > c.template.size_rank - 2)
 
     def _move_actions(self, c: Creature) -> list[Action]:
         if incapacitated(c):
@@ -369,7 +376,9 @@ class Dnd5eState(Position, State):
                     self._opportunity_attack(e, c)
                     if c.status != "active" or incapacitated(c):
                         return
+            before = c.at
             c.at = sq
+            self._drag_along(c, before)
             self._readied_attacks(c)
             if c.status != "active" or incapacitated(c):
                 return
@@ -377,6 +386,18 @@ class Dnd5eState(Position, State):
             if other.marks.get("grappled_by") == c.id:
                 self._grapple_check(other)  # the grappler moved away: the grapple ends (G5-01)
         self._check_end()
+
+    def _drag_along(self, c: Creature, left: Coord) -> None:
+        """A grappler that moves drags or carries the creature it grapples (E5-108): it takes the square
+        the grappler left when it would otherwise fall out of reach."""
+        for other in self.creatures.values():
+            if other.marks.get("grappled_by") != c.id or other.status == "dead" or other.size != 1:
+                continue
+            if geometry.adjacent(c.squares, other.squares):
+                continue
+            occupied = self.occupancy()
+            if self.grid.index(left) not in occupied and self.grid.kind(left).entry == "all":
+                other.at = left
 
     def _readied_attacks(self, c: Creature) -> None:
         """A readied attack goes off when an enemy comes within the readier's reach (E5-072, E5-073)."""
@@ -434,11 +455,9 @@ class Dnd5eState(Position, State):
             if t.attacks_left > 0 and t.multiattack and spec.name not in t.multiattack:
                 continue
             for target in self.enemies_of(c):
-                if target.status == "dead" or not combat.in_range(self, c, spec, target):
-                    continue
-                if (combat.cover_bonus(self, c, target, spec.kind)) is None:
-                    continue  # total cover: not a target (E5-114)
-                out.append(Attack(c.id, attack=spec.name, target=target.id))
+                # In range needs line of effect, so a creature behind total cover is no target (E5-114).
+                if target.status != "dead" and combat.in_range(self, c, spec, target):
+                    out.append(Attack(c.id, attack=spec.name, target=target.id))
         if t.action or t.attacks_left > 0:
             for target in self.enemies_of(c):
                 # Grapple and shove: a target no more than one size larger (E5-104, E5-109).
@@ -473,9 +492,8 @@ class Dnd5eState(Position, State):
         if self.ruleset.allies(c, target) or target.status == "dead":
             raise IllegalActionError(f"{target.id} is not a target for {c.id}", rule="E5-078")
         if not combat.in_range(self, c, spec, target):
-            raise IllegalActionError(f"{target.id} is out of {spec.name}'s range", rule="E5-091")
-        if combat.cover_bonus(self, c, target, spec.kind) is None:
-            raise IllegalActionError(f"{target.id} has total cover", rule="E5-114")
+            rule = "E5-114" if not self.line_of_effect(c, target) else "E5-091"
+            raise IllegalActionError(f"{target.id} is out of {spec.name}'s range or behind total cover", rule=rule)
         t = self.turn_state
         if action.offhand:
             self._check_offhand(c, spec)
@@ -668,9 +686,8 @@ class Dnd5eState(Position, State):
         if target is c:
             return spell.range >= 0 and not spell.damage
         d = self.distance(c, target)
-        if d is None or d > max(spell.range, 1) or not self.line_of_effect(c, target):
-            return False
-        return not (spell.damage and not spell.no_cover and combat.cover_bonus(self, c, target, "ranged") is None)
+        # Line of effect: a target behind total cover cannot be targeted (E5-114).
+        return d is not None and d <= max(spell.range, 1) and self.line_of_effect(c, target)
 
     def _spell_area(self, c: Creature, spell: Spell, at: Coord | None) -> list[Creature]:
         area = spell.area_spec()

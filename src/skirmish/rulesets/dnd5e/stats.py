@@ -92,7 +92,8 @@ class Features(Strict):
 
 class Dnd5eStats(Strict):
     """A 5e stat block. Defaults: AC 10, 10 hit points, speed 6 squares, Medium, every ability 10,
-    proficiency +2, no attacks, no resistances."""
+    proficiency +2, no attacks, no resistances. ``damage_reduction`` is a flat reduction of all
+    damage taken (an aura or a feature), applied before resistance (E5-124, E5-125)."""
 
     ac: int = 10
     hp: int = Field(default=10, ge=1)
@@ -112,6 +113,7 @@ class Dnd5eStats(Strict):
     vulnerabilities: list[str] = Field(default_factory=list)
     immunities: list[str] = Field(default_factory=list)
     condition_immunities: list[str] = Field(default_factory=list)
+    damage_reduction: builtins.int = Field(default=0, ge=0)
     saves: dict[AbilityName, builtins.int] = Field(default_factory=dict)
     challenge: str | None = None
     traits: list[str | dict[str, Any]] = Field(default_factory=list)

@@ -60,10 +60,12 @@ class Dnd5eTactician:
         out = max((float(a.damage.mean()) for a in t.template.attacks if a.damage), default=2.0)
         return out * (1 + len(combat.stats(t).get("multiattack") or ())) / max(1, t.hp)
 
-    def expected(self, state: Dnd5eState, c: Creature, spec: Any, t: Creature) -> float:
+    def expected(self, state: Dnd5eState, c: Creature, spec: Any, t: Creature, *, exact: bool = True) -> float:
+        """Expected value of an attack; ``exact`` weighs cover and advantage, otherwise a quick estimate
+        for judging squares to move to."""
         within5 = geometry.adjacent(c.squares, t.squares)
-        adv, _ = combat.attack_advantage(state, c, spec, t, spec.kind == "ranged", within5)
-        cover = combat.cover_bonus(state, c, t, spec.kind) or 0
+        adv = combat.attack_advantage(state, c, spec, t, spec.kind == "ranged", within5)[0] if exact else 0
+        cover = (combat.cover_bonus(state, c, t, spec.kind) or 0) if exact else 0
         p = hit_chance(spec.bonus, int(combat.stats(t).get("ac", 10)) + cover, adv)
         dmg = float(spec.damage.mean()) if spec.damage else 0.0
         value = p * min(dmg, t.hp) * (1 + self.threat(state, t))
@@ -183,7 +185,7 @@ class Dnd5eTactician:
                 for spec in c.template.attacks:
                     for e in enemies:
                         if combat.in_range(state, c, spec, e):
-                            best = max(best, self.expected(state, c, spec, e))
+                            best = max(best, self.expected(state, c, spec, e, exact=False))
                 value += best
                 value -= 0.15 * nearest
             else:

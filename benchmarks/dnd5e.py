@@ -21,7 +21,7 @@ from skirmish.sim.stats import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "scenarios/dnd5e/benchmark-fighters-vs-orcs.yaml"
-MIRROR = ROOT / "scenarios/dnd5e/mirror-parties.yaml"
+MIRROR = ROOT / "scenarios/mirror-dnd5e.yaml"
 
 
 def fight(path: Path, seed: int, agents: dict[str, str]) -> tuple[str | None, int]:

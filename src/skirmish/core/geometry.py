@@ -191,7 +191,7 @@ def count_steps(grid: Grid, past_corners: bool) -> list[tuple[tuple[int, bool], 
         w, h = grid.width, grid.height
         kinds = grid.kinds
         move = grid.mask("move")
-        has_diagonal_walls = any(m not in (None, "full") for m in move)
+        has_solid = any(m is not None for m in move)  # walls that do not block corners pinch too
         out: list[tuple[tuple[int, bool], ...]] = []
         for i in range(w * h):
             x, y = i % w, i // w
@@ -206,7 +206,7 @@ def count_steps(grid: Grid, past_corners: bool) -> list[tuple[tuple[int, bool], 
                         side2 = kinds[ny * w + x].blocks_corners
                         if (side1 and side2) or (not past_corners and (side1 or side2)):
                             continue
-                    if has_diagonal_walls and segment_blocked(centre((x, y)), centre((nx, ny)), move, w, h):
+                    if has_solid and segment_blocked(centre((x, y)), centre((nx, ny)), move, w, h):
                         continue
                     row.append((ny * w + nx, bool(dx and dy)))
             out.append(tuple(row))

@@ -137,7 +137,7 @@ def unit_steps(grid: Grid) -> list[tuple[bool, ...]]:
     def build() -> list[tuple[bool, ...]]:
         w, h = grid.width, grid.height
         move = grid.mask("move")
-        has_diagonal_walls = any(m not in (None, "full") for m in move)
+        has_solid = any(m is not None for m in move)  # walls that do not block corners pinch too
         table: list[tuple[bool, ...]] = []
         for y in range(h):
             for x in range(w):
@@ -148,7 +148,7 @@ def unit_steps(grid: Grid) -> list[tuple[bool, ...]]:
                     if ok and dx and dy and (grid.kinds[y * w + nx].blocks_corners
                                              or grid.kinds[ny * w + x].blocks_corners):
                         ok = False
-                    if ok and has_diagonal_walls and segment_blocked(
+                    if ok and has_solid and segment_blocked(
                             centre((x, y)), centre((nx, ny)), move, w, h):
                         ok = False
                     row.append(ok)

@@ -209,6 +209,10 @@ class Position:
             return Reach(actor.at, {}, {}, {})
         return best
 
+    def reach_now(self, actor: Creature) -> Reach:
+        """Where ``actor`` could end a move now; a rule set's state counts the movement already spent."""
+        return self.reach(actor)
+
     def nearest(self, actor: Creature, candidates: Iterable[Creature]) -> list[Creature]:
         """Of the candidates in line of sight, those nearest the actor (M08-082 "nearest")."""
         seen = [(self.distance(actor, c), c) for c in candidates if c is not actor and self.line_of_sight(actor, c)]

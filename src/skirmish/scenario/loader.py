@@ -327,6 +327,11 @@ def _check_start(model: ScenarioModel, creatures: list[Creature], ruleset: Rules
         if name not in ids and name not in sides and name not in groups:
             raise fail(("start", "initiative", i),
                        f"{name!r} is neither a creature id, a side nor a group of identical creatures")
+    for i, name in enumerate(start.hidden):
+        if name not in ids:
+            raise fail(("start", "hidden", i), f"no creature is called {name!r}")
+        if "surprised" not in ruleset.conditions:
+            raise fail(("start", "hidden"), f"{ruleset.name} has no surprise")
     for i, name in enumerate(start.surprised):
         if name not in ids:
             raise fail(("start", "surprised", i), f"no creature is called {name!r}")

@@ -92,11 +92,16 @@ class CreatureModel(Strict):
 
 
 class StartModel(Strict):
-    """Who acts first, initiative order, surprise, round number (scenario format, ``start``)."""
+    """Who acts first, initiative order, surprise, round number (scenario format, ``start``).
+
+    ``hidden`` (this project's addition): creatures hiding at the start; in dnd5e each rolls
+    Stealth against the other side's passive Perception to decide who is surprised (E5-009).
+    """
 
     initiative: list[str] | None = None
     first_side: str | None = None
     surprised: list[str] = Field(default_factory=list)
+    hidden: list[str] = Field(default_factory=list)
     round: int = Field(default=1, ge=1)
 
 

@@ -99,7 +99,7 @@ def answer(pos: Position, step: dict[str, Any]) -> Any:
     if q == "flanking":
         return pos.flanking(pos.creature(step["attacker"]), pos.creature(step["target"]))
     if q == "reachable":
-        reach = pos.reach(pos.creature(step["actor"]))
+        reach = pos.reach_now(pos.creature(step["actor"]))
         return [[[x, y], reach.cost((x, y))] for (x, y) in reach]
     if q == "area":
         actor = pos.creature(step["actor"])

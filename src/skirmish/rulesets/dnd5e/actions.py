@@ -84,8 +84,8 @@ class Cast(Action):
 
 @dataclass(frozen=True, slots=True)
 class Simple(Action):
-    """An action without arguments: dash, disengage, dodge, hide, search, use_object, stand_up,
-    drop_prone, second_wind, escape, end_turn; ``bonus`` when taken as a bonus action."""
+    """An action without arguments: dash, disengage, dodge, hide, search, stand_up, drop_prone,
+    second_wind, escape, ready, end_turn; ``bonus`` when taken as a bonus action."""
 
     what: str = ""
     bonus: bool = False
@@ -124,8 +124,8 @@ class Targeted(Action):
         return step
 
 
-SIMPLE = ("dash", "disengage", "dodge", "hide", "search", "use_object", "stand_up", "drop_prone", "second_wind",
-          "escape", "end_turn", "ready")
+SIMPLE = ("dash", "disengage", "dodge", "hide", "search", "stand_up", "drop_prone", "second_wind", "escape",
+          "end_turn", "ready")
 TARGETED = ("help", "grapple", "shove", "stabilize")
 
 

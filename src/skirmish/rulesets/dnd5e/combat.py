@@ -77,7 +77,7 @@ def saving_throw(state: Dnd5eState, c: Creature, ability: str, dc: int, why: str
         return False
     if ability == "dex" and c.has("restrained"):
         advantage -= 1
-    if ability == "dex" and c.marks.get("dodging") and not incapacitated(c):
+    if ability == "dex" and dodging(state, c):
         advantage += 1  # the Dodge action (E5-068)
     adv = (advantage > 0) - (advantage < 0)
     roll, _ = roll_d20(state, f"{ability.upper()} save of {c.id} ({why})", "E5-135", adv)
@@ -92,6 +92,12 @@ def saving_throw(state: Dnd5eState, c: Creature, ability: str, dc: int, why: str
 
 
 # Seeing, advantage, cover.
+
+def dodging(state: Dnd5eState, c: Creature) -> bool:
+    """The Dodge's benefits: lost while incapacitated or at speed 0 (E5-068)."""
+    return bool(c.marks.get("dodging")) and not incapacitated(c) and max(
+        state.ruleset.speeds(state, c).values(), default=0) > 0
+
 
 def can_see(state: Dnd5eState, viewer: Creature, target: Creature) -> bool:
     """Sight: line of sight, not blinded, the target not invisible or hidden (E5-087..E5-090, G5-01)."""
@@ -123,10 +129,13 @@ def attack_advantage(state: Dnd5eState, c: Creature, spec: AttackSpec | None, t:
         dis.append(f"{c.id} is {next(x for x in ('restrained', 'poisoned', 'blinded') if c.has(x))}")
     if c.has("frightened"):
         dis.append(f"{c.id} is frightened")
-    if t.marks.get("dodging") and not incapacitated(t) and can_see(state, t, c):
+    if dodging(state, t) and can_see(state, t, c):
         dis.append(f"{t.id} is dodging")  # E5-068
     if c.id in (t.marks.get("helped_against") or {}):
-        adv.append(f"helped against {t.id}")  # E5-070
+        adv.append(f"helped against {t.id}")  # E5-070: its first attack roll only
+        helped = dict(t.marks["helped_against"])
+        helped.pop(c.id, None)
+        t.marks["helped_against"] = helped
     if c.marks.get("squeezing"):
         dis.append(f"{c.id} is squeezing")  # E5-054
     if t.marks.get("squeezing"):
@@ -372,13 +381,14 @@ def death_save(state: Dnd5eState, t: Creature) -> None:
     """At the start of its turn at 0 hit points: d20, 10 or more succeeds; three successes stabilize,
     three failures kill; a natural 1 is two failures, a natural 20 regains 1 hit point (E5-135..E5-137)."""
     roll = state.roll(20, f"death saving throw of {t.id}", "E5-136")
+    bonus = state.roll(4, f"bless die of {t.id}", "E5-135") if t.marks.get("blessed") else 0
     if roll == 20:
         state.log(Event("death_save", f"{t.id} rolls a natural 20 on its death save", "E5-137", {"creature": t.id}))
         heal(state, t, 1, "natural 20 on a death save")
         return
     successes = int(t.marks.get("death_successes", 0))
     failures = int(t.marks.get("death_failures", 0))
-    if roll >= 10:
+    if roll + bonus >= 10:  # only what improves saving throws helps (E5-135): bless does
         successes += 1
     else:
         failures += 2 if roll == 1 else 1

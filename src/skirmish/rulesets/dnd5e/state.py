@@ -38,6 +38,7 @@ class Turn:
     attacks_left: int = 0
     multiattack: tuple[str, ...] = ()
     light_attack: bool = False
+    light_weapon: str = ""
     disengaged: bool = False
     bonus_spell: bool = False
     leveled_spell: bool = False
@@ -63,11 +64,13 @@ class Dnd5eState(Position, State):
             slots = {int(k): int(v) for k, v in (stats(c).get("spell_slots") or {}).items()}
             c.marks.setdefault("slots", slots)
             if c.status == "down":
-                combat.add_condition(state, c, "unconscious", None)
+                combat.add_condition(state, c, "unconscious", None)  # at 0 hit points: unconscious (E5-134)
+                combat.add_condition(state, c, "prone", None)  # and prone (G5-01, unconscious)
         surprised = set(pos.start.get("surprised") or [])
         surprised |= state._stealth_surprise()
         for cid in surprised:
             state.creatures[cid].marks["surprised"] = True
+            combat.add_condition(state, state.creatures[cid], "surprised", None)
             state.log(Event("surprise", f"{cid} is surprised", "E5-010", {"creature": cid}))
         state.order = state._initiative(pos.start.get("initiative"))
         state.index = -1
@@ -124,23 +127,21 @@ class Dnd5eState(Position, State):
                            {"order": order}))
             return order
         group_roll: dict[str, int] = {}
-        results: list[tuple[int, int, int, str]] = []
-        for i, c in enumerate(creatures):
+        totals: dict[str, int] = {}
+        for c in creatures:
             key = c.template.name if not c.hero else c.id
             if key not in group_roll:
                 roll = self.roll(20, f"initiative of {key}", "E5-012")
                 group_roll[key] = roll + ability_mod(c, "dex")
-            results.append((group_roll[key], 0, -i, c.id))
-        totals = [r[0] for r in results]
-        final = []
-        for total, _, neg_i, cid in results:
-            c = self.creatures[cid]
-            tie = 0
-            if any(t == total for t in totals if t is not total) and c.hero != all(
-                    self.creatures[o[3]].hero for o in results if o[0] == total):
-                tie = self.roll(20, f"initiative tie roll-off of {cid}", "E5-015")
-            final.append((total, tie, neg_i, cid))
-        final.sort(reverse=True)
+            totals[c.id] = group_roll[key]
+        rolloff: dict[str, int] = {}
+        for value in sorted(set(totals.values()), reverse=True):
+            tied = [c for c in creatures if totals[c.id] == value]
+            if any(c.hero for c in tied) and any(not c.hero for c in tied):
+                for c in tied:  # a character and a monster tie: each rolls a d20, higher first (E5-015)
+                    rolloff[c.id] = self.roll(20, f"initiative tie roll-off of {c.id}", "E5-015")
+        final = sorted(((totals[c.id], rolloff.get(c.id, 0), -i, c.id) for i, c in enumerate(creatures)),
+                       reverse=True)
         order = [cid for *_, cid in final]
         self.log(Event("initiative", "initiative: " + ", ".join(f"{cid} {t}" for t, _, _, cid in final), "E5-014",
                        {"order": order}))
@@ -178,7 +179,7 @@ class Dnd5eState(Position, State):
         c = self.creatures[self.turn]
         t = self.turn_state
         out: list[Action] = []
-        out.extend(self._move_actions(c))
+        out.extend(self._move_actions(c))  # speed 0 under the conditions that stop movement (G5-01)
         if not incapacitated(c):
             out.extend(self._attack_actions(c))
             out.extend(self._spell_actions(c))
@@ -193,9 +194,13 @@ class Dnd5eState(Position, State):
                 out.extend(self._stabilize_actions(c))
                 if c.marks.get("grappled_by") and c.has("grappled"):
                     out.append(Simple(c.id, what="escape"))
+                if self._best_melee(c) is not None:
+                    out.append(Simple(c.id, what="ready"))
             out.extend(self._bonus_actions(c))
             if c.has("prone") and self._can_stand(c):
                 out.append(Simple(c.id, what="stand_up"))
+            if not c.has("prone"):
+                out.append(Simple(c.id, what="drop_prone"))
         out.append(Simple(c.id, what="end_turn"))
         return out
 
@@ -272,7 +277,8 @@ class Dnd5eState(Position, State):
         return not self.over
 
     def _end_turn(self, c: Creature) -> None:
-        c.marks.pop("surprised", None)  # its reaction returns once its first turn ends (E5-010)
+        if c.marks.pop("surprised", None):  # its reaction returns once its first turn ends (E5-010)
+            combat.remove_condition(c, "surprised")
         self.log(Event("end_turn", f"{c.id} ends its turn", "E5-004", {"actor": c.id}))
 
     def _check_end(self) -> None:
@@ -309,7 +315,7 @@ class Dnd5eState(Position, State):
                 and other.template.size_rank > c.template.size_rank - 2)
 
     def _move_actions(self, c: Creature) -> list[Action]:
-        if incapacitated(c):
+        if c.status != "active":
             return []
         out: list[Action] = []
         modes = self.ruleset.movements(self, c)
@@ -322,6 +328,17 @@ class Dnd5eState(Position, State):
                        for sq in reach)
         return out
 
+    def reach_now(self, c: Creature) -> Any:
+        """Where the creature could end a move now: its movement left on its own turn (E5-030)."""
+        if c.id != self.turn:
+            return self.reach(c)
+        best = None
+        for move in self.ruleset.movements(self, c):
+            budget = self.budget(c, move.mode)
+            found = self.reach_mode(c, replace(move, budget=budget))
+            best = found if best is None else best.merged(found)
+        return best if best is not None else self.reach(c, budget=0)
+
     def reach_mode(self, c: Creature, move: Any) -> Any:
         from skirmish.core.pathing import MoveRequest, Passage, reachable
 
@@ -333,8 +350,8 @@ class Dnd5eState(Position, State):
         return reachable(self.grid, self.ruleset.policy, req)
 
     def _move(self, c: Creature, action: Move) -> None:
-        if incapacitated(c):
-            raise IllegalActionError(f"{c.id} cannot move", rule="G5-01")
+        if c.status != "active":
+            raise IllegalActionError(f"{c.id} cannot move", rule="E5-134")
         modes = [m for m in self.ruleset.movements(self, c) if action.mode in (None, m.mode)]
         best = None
         for move in modes:
@@ -374,18 +391,22 @@ class Dnd5eState(Position, State):
                     if not self._oa_possible(e, c, sq):
                         continue
                     self._opportunity_attack(e, c)
-                    if c.status != "active" or incapacitated(c):
+                    if not self._can_go_on(c):
                         return
             before = c.at
             c.at = sq
             self._drag_along(c, before)
             self._readied_attacks(c)
-            if c.status != "active" or incapacitated(c):
+            if not self._can_go_on(c):
                 return
         for other in self.creatures.values():
             if other.marks.get("grappled_by") == c.id:
                 self._grapple_check(other)  # the grappler moved away: the grapple ends (G5-01)
         self._check_end()
+
+    def _can_go_on(self, c: Creature) -> bool:
+        """A move goes on unless the creature dropped or its speed became 0 (G5-01)."""
+        return c.status == "active" and max(self.ruleset.speeds(self, c).values(), default=0) > 0
 
     def _drag_along(self, c: Creature, left: Coord) -> None:
         """A grappler that moves drags or carries the creature it grapples (E5-108): it takes the square
@@ -485,6 +506,8 @@ class Dnd5eState(Position, State):
             t.attacks_left = int((stats(c).get("features") or {}).get("extra_attack", 1))
 
     def _attack(self, c: Creature, action: Attack) -> None:
+        if incapacitated(c):
+            raise IllegalActionError(f"{c.id} is incapacitated and takes no actions", rule="G5-01")
         spec = c.template.attack(action.attack)
         if spec is None:
             raise InvalidActionError(f"{c.id} has no attack {action.attack!r}")
@@ -509,6 +532,7 @@ class Dnd5eState(Position, State):
                 t.multiattack = tuple(left)
             if "light" in (spec.extra.get("properties") or []) and spec.kind == "melee":
                 t.light_attack = True
+                t.light_weapon = spec.name
         damage = spec.damage
         if action.versatile and spec.extra.get("versatile_damage"):
             damage = DiceExpr.parse(spec.extra["versatile_damage"])
@@ -517,16 +541,17 @@ class Dnd5eState(Position, State):
 
     def _check_offhand(self, c: Creature, spec: Any) -> None:
         """Two-weapon fighting: after attacking with a light melee weapon, a bonus action attack with a
-        different light melee weapon (E5-100)."""
+        different light melee weapon (E5-100), which may be thrown if it has the thrown property (E5-102)."""
         t = self.turn_state
         if not t.bonus or not t.light_attack:
             raise IllegalActionError("an off-hand attack needs the bonus action, after an Attack action with a "
                                      "light melee weapon", rule="E5-100")
-        if "light" not in (spec.extra.get("properties") or []) or spec.kind != "melee":
+        props = spec.extra.get("properties") or []
+        if "light" not in props or not (spec.kind == "melee" or "thrown" in props):
             raise IllegalActionError(f"{spec.name} is not a light melee weapon", rule="E5-100")
-        lights = [a for a in c.template.attacks if "light" in (a.extra.get("properties") or []) and a.kind == "melee"]
-        if len(lights) < 2:
-            raise IllegalActionError(f"{c.id} holds no second light weapon", rule="E5-100")
+        if spec.name == t.light_weapon:
+            raise IllegalActionError(f"the off-hand attack is with a different weapon than {spec.name}",
+                                     rule="E5-100")
 
     # Spells.
 
@@ -598,6 +623,8 @@ class Dnd5eState(Position, State):
     def _cast(self, c: Creature, action: Cast) -> None:
         """Cast a Spell (E5-064): spell attacks, saves for half, darts, areas with one damage roll for
         all (E5-118), healing, bless with concentration (G5-12)."""
+        if incapacitated(c):
+            raise IllegalActionError(f"{c.id} is incapacitated and takes no actions", rule="G5-01")
         spell = spell_book().get(action.spell)
         if spell is None or action.spell not in (stats(c).get("spells") or []):
             raise InvalidActionError(f"{c.id} does not know the spell {action.spell!r}")
@@ -650,10 +677,12 @@ class Dnd5eState(Position, State):
         elif spell.save and damage is not None:
             hit = targets if spell.area is None else self._spell_area(c, spell, action.at)
             saved: set[str] = set()
+            origins = self._area_origins(c, spell, action.at)
             for target in hit:
                 bonus = 0
                 if spell.save == "dex" and not spell.no_cover:
-                    cover = combat.cover_bonus(self, c, target, "area")
+                    # Cover against an area is judged from its point of origin (E5-110, the DMG's grid).
+                    cover = combat.cover_bonus(self, c, target, "area", origins)
                     bonus = cover or 0
                 if combat.saving_throw(self, target, spell.save, dc, action.spell, bonus=bonus):
                     saved.add(target.id)
@@ -712,6 +741,19 @@ class Dnd5eState(Position, State):
             else areas.block(self.grid, at, int(area.size))
         return [x for x in self.on_map() if any(s in squares for s in x.squares)
                 and geometry.line_of_effect(self.grid, [at], x.squares)]
+
+    def _area_origins(self, c: Creature, spell: Spell, at: Coord | None) -> Any:
+        """Where an area spell comes from: the corners of its origin square, or a cone's or line's apex."""
+        from skirmish.core import areas
+        from skirmish.core.coords import corners
+
+        area = spell.area_spec()
+        if area is None or at is None:
+            return None
+        if area.shape in ("cone", "line"):
+            apex, owner = areas.nearest_corner(c.squares, centre(at))
+            return [(apex, owner)]
+        return [(p, at) for p in corners(at)]
 
     def _spell_mod(self, c: Creature) -> int:
         ability = stats(c).get("spellcasting")
@@ -811,8 +853,9 @@ class Dnd5eState(Position, State):
                 out.append(Simple(c.id, what=what, bonus=what != "second_wind"))
         if t.light_attack:
             lights = [a for a in c.template.attacks if "light" in (a.extra.get("properties") or [])
-                      and a.kind == "melee"]
-            if len(lights) >= 2:
+                      and (a.kind == "melee" or "thrown" in (a.extra.get("properties") or []))
+                      and a.name != t.light_weapon]
+            if lights:
                 for spec in lights:
                     for e in self.enemies_of(c):
                         if e.status != "dead" and combat.in_range(self, c, spec, e):

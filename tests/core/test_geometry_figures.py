@@ -776,6 +776,26 @@ def test_e5_060_distance_is_the_shortest_count_chebyshev_even_across_a_wall():
     assert values == [5, 3, 1, 5]
 
 
+def test_g5_18_a_big_creature_is_measured_from_its_nearest_square():
+    """G5-18: distance and reach from the nearest square of a Large creature's space."""
+    values = answers("""
+        ruleset: dnd5e
+        map:
+          rows: |
+            ........
+            ........
+            ........
+        creatures:
+          - {id: ogre, side: monsters, at: [0, 0], stats: {size: large}}
+          - {id: fighter, side: heroes, at: [5, 1], stats: {}}
+          - {id: rogue, side: heroes, at: [2, 2], stats: {}}
+        steps:
+          - {ask: distance, from: ogre, to: fighter}
+          - {ask: distance, from: ogre, to: rogue}
+    """)
+    assert values == [4, 1]
+
+
 def test_e5_040_crawling_costs_2_per_square_and_3_through_difficult_terrain():
     costs = corridor("dnd5e", "{id: mover, side: heroes, at: [0, 1], stats: {speed: 6}, conditions: [prone]}")
     assert costs == {(1, 1): 2, (2, 1): 4, (3, 1): 6}
@@ -855,8 +875,8 @@ def test_e5_112_pillar_blocking_two_lines_gives_half_cover():
 
 
 def test_e5_113_pillar_blocking_three_lines_gives_three_quarters_cover():
-    """The archer's best corner (1, 2) keeps one line to the orc's corner (7, 0) that only
-    touches the pillar's corner; the other three cross it."""
+    """G5-19, the DMG's corner method: the archer's best corner (1, 2) keeps one line to the orc's
+    corner (7, 0) that only touches the pillar's corner; the other three cross it."""
     assert dnd5e_cover("........\n....#...\n........\n........\n........", target_at=(7, 0)) \
         == "three_quarters"
 

@@ -1229,7 +1229,8 @@ def test_g5_01_restrained_disadvantage_on_dexterity_saves():
 
 
 def test_g5_01_paralyzed_target_hit_within_5_feet_is_a_critical_hit():
-    """G5-01 paralyzed: advantage (5 and 10: a 10), and a hit from 5 feet is a critical hit: 3 + 4 + 3."""
+    """G5-01 paralyzed: advantage (5 and 10: a 10), and a hit from 5 feet is a critical hit: 3 + 4 + 3;
+    G5-20: the automatic critical doubles the dice as E5-119 says."""
     out = play([fighter(), target(conditions=["paralyzed"])], [attack("a", "t")], dice=[5, 10, 3, 4])
     a = only_attack(out)
     assert (a["roll"], a["hit"], a["critical"]) == (10, True, True)

@@ -148,6 +148,8 @@ def attack_advantage(state: Dnd5eState, c: Creature, spec: AttackSpec | None, t:
         if any(not state.ruleset.allies(c, e) and geometry.adjacent(c.squares, e.squares) and can_see(state, e, c)
                and not incapacitated(e) for e in state.on_map() if e is not c):
             dis.append("a hostile creature within 5 feet")  # E5-094
+    if not ranged and state.ruleset.policy.flanking != "off" and state.flanking(c, t):
+        adv.append(f"{c.id} flanks {t.id}")  # the DMG's optional flanking (option flanking: true)
     features = stats(c).get("features") or {}
     if features.get("pack_tactics") and any(
             state.ruleset.allies(c, a) and a is not c and conscious(a) and geometry.adjacent(a.squares, t.squares)

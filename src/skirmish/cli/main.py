@@ -202,9 +202,11 @@ def rulesets() -> None:
 
 from skirmish.cli.encounter import encounter  # noqa: E402 - registered after the app exists
 from skirmish.cli.play import play  # noqa: E402
+from skirmish.cli.simulate import simulate  # noqa: E402
 
 app.command()(play)
 app.command()(encounter)
+app.command()(simulate)
 
 
 def main() -> None:

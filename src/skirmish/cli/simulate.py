@@ -1,0 +1,161 @@
+"""``skirmish simulate``: who wins, and how often? Many games on every core, with honest error bars."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from skirmish.errors import SkirmishError
+
+
+def _symmetric(position: Any) -> bool:
+    """Both sides field the same creatures: then the agents swap sides every other game."""
+    sides = position.sides()
+    if len(sides) != 2:
+        return False
+    counts = [Counter(c.template.name for c in position.creatures.values() if c.side == s) for s in sides]
+    return counts[0] == counts[1]
+
+
+def simulate(
+    file: Annotated[Path | None, typer.Argument(help="A scenario (any playable rule set).")] = None,
+    n: Annotated[int, typer.Option("-n", help="Games to play.", min=1)] = 100,
+    seed: Annotated[int, typer.Option(help="Root seed; each game's seed is spawned from it.")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: all cores).", min=0)] = 0,
+    backend: Annotated[str, typer.Option(help="serial, process or ray.")] = "",
+    address: Annotated[str | None, typer.Option(help="A running Ray cluster to attach to.")] = None,
+    agents: Annotated[str, typer.Option(help="Agent of the first side, then the second.")] = "tactician,tactician",
+    warbands: Annotated[str | None, typer.Option(help="ddm2008: two warbands instead of a scenario.")] = None,
+    maps: Annotated[str, typer.Option(help="ddm2008: the two maps.")] = "ashen-crossroads,gloomwater-cistern",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON only.")] = False,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="Write one row per game to this CSV file.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Draw outcomes and rounds (.png or .svg).")] = None,
+    until_ci: Annotated[float | None, typer.Option(help="Keep playing until the win-rate interval is this "
+                                                        "narrow (e.g. 0.02); -n is then the batch size.")] = None,
+    max_games: Annotated[int, typer.Option(help="With --until-ci, stop after this many games.")] = 20_000,
+) -> None:
+    """Play many games and report win, loss and draw rates with 95% intervals, rounds, scores and
+    per-creature damage, kills and survival."""
+    from skirmish.sim.batch import make_jobs, run_batch
+    from skirmish.sim.report import Summary, write_text
+    from skirmish.sim.report import plot as draw
+
+    err = Console(stderr=True)
+    try:
+        source, sides, swap = _source(file, warbands, maps)
+        pair = tuple(a.strip() for a in agents.split(","))
+        if len(pair) != 2:
+            raise SkirmishError("give two agents, separated by a comma")
+        cores = workers or os.cpu_count() or 1
+        chosen = backend or ("serial" if cores == 1 else "process")
+        if chosen not in ("serial", "process", "ray"):
+            raise SkirmishError(f"unknown backend {chosen!r}: serial, process or ray")
+        results = []
+        target = n
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(), console=err,
+                      transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task("games", total=target, rate=0.0)
+            start = time.perf_counter()
+            played = 0
+            while True:
+                jobs = make_jobs(source, sides, pair, target, seed, swap)[played:]
+
+                def tick(_: Any) -> None:
+                    nonlocal played
+                    played += 1
+                    bar.update(task, completed=played, rate=played / max(1e-9, time.perf_counter() - start))
+
+                batch = run_batch(jobs, chosen, cores, address, on_result=tick)  # type: ignore[arg-type]
+                results.extend(batch)
+                summary = Summary(results, sides)
+                if until_ci is None or len(batch) < len(jobs) or len(results) >= max_games:
+                    break  # done, interrupted, or at the cap
+                if all(summary.ci_width(s) <= until_ci for s in sides):
+                    break
+                target = min(max_games, target + n)
+                bar.update(task, total=target)
+    except (SkirmishError, ImportError) as e:
+        err.print(f"[bold red]error:[/] {e}")
+        raise typer.Exit(2) from None
+    data = summary.to_json()
+    if csv_path is not None:
+        write_text(csv_path, summary.to_csv())
+    if plot is not None:
+        try:
+            draw(summary, plot, f"{(file.stem if file else 'ddm2008')}: {data['games']} games")
+        except (OSError, ValueError) as e:
+            err.print(f"[bold red]error:[/] {plot}: {e}")
+            raise typer.Exit(2) from None
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    _print(data, sides, pair, swap)
+    for r in summary.failed:
+        err.print(f"[red]game {r.index} (seed {r.seed}) failed:[/] {(r.error or '').splitlines()[0]}")
+
+
+def _source(file: Path | None, warbands: str | None, maps: str) -> tuple[dict[str, Any], list[str], bool]:
+    if file is not None:
+        from skirmish.scenario.loader import load_scenario_file
+
+        scenario = load_scenario_file(file)
+        if not scenario.ruleset.playable:
+            raise SkirmishError(f"{scenario.ruleset.name} cannot play games yet")
+        sides = scenario.position.sides()
+        if len(sides) != 2:
+            raise SkirmishError(f"a simulation needs two sides; {file} has {len(sides)}")
+        return {"scenario": str(file)}, sides, _symmetric(scenario.position)
+    if warbands:
+        from skirmish.cli.play import _warband
+
+        pair = [_warband(w.strip()) for w in warbands.split(",")]
+        if len(pair) != 2:
+            raise SkirmishError("give two warbands")
+        if pair[0][0] == pair[1][0]:
+            pair = [(f"{pair[0][0]}-1", pair[0][1]), (f"{pair[1][0]}-2", pair[1][1])]
+        return ({"warbands": pair, "maps": [m.strip() for m in maps.split(",")]}, [pair[0][0], pair[1][0]],
+                sorted(pair[0][1]) == sorted(pair[1][1]))
+    raise SkirmishError("give a scenario file, or --warbands A,B for a ddm2008 game")
+
+
+def _print(data: dict[str, Any], sides: list[str], pair: tuple[str, ...], swap: bool) -> None:
+    console = Console()
+    table = Table(title=f"{data['games']} games, {pair[0]} vs {pair[1]}"
+                        + (" (sides swapped every other game)" if swap else ""))
+    for col in ("side", "wins", "win rate", "95% interval", "losses", "score (mean)"):
+        table.add_column(col, justify="right" if col != "side" else "left")
+    for side in sides:
+        s = data["sides"][side]
+        table.add_row(side, str(s["wins"]), f"{s['win_rate']:.1%}", f"{s['ci95'][0]:.1%} .. {s['ci95'][1]:.1%}",
+                      str(s["losses"]), f"{s['score']['mean']:.1f}")
+    table.add_row("draws", str(data["draws"]), "", "", "", "")
+    console.print(table)
+    if swap:
+        agents = Table(title="by agent")
+        for col in ("agent", "wins", "games", "win rate", "95% interval"):
+            agents.add_column(col)
+        for name, a in data["agents"].items():
+            agents.add_row(name, str(a["wins"]), str(a["games"]), f"{a['win_rate']:.1%}",
+                           f"{a['ci95'][0]:.1%} .. {a['ci95'][1]:.1%}")
+        console.print(agents)
+    q1, med, q3 = data["rounds"]["quartiles"]
+    console.print(f"rounds: mean {data['rounds']['mean']:.2f} ({data['rounds']['low']:.2f} .. "
+                  f"{data['rounds']['high']:.2f}), quartiles {q1:g} / {med:g} / {q3:g}")
+    creatures = Table(title="creatures (per game)")
+    for col in ("creature", "side", "damage dealt", "kills", "survival"):
+        creatures.add_column(col)
+    for cid, row in sorted(data["creatures"].items(), key=lambda kv: (kv[1]["side"], -kv[1]["damage"])):
+        creatures.add_row(cid, str(row["side"]), f"{row['damage']:.1f}", f"{row['kills']:.2f}",
+                          f"{row['survival']:.0%}")
+    console.print(creatures)

@@ -43,6 +43,8 @@ def simulate(
     until_ci: Annotated[float | None, typer.Option(help="Keep playing until the win-rate interval is this "
                                                         "narrow (e.g. 0.02); -n is then the batch size.")] = None,
     max_games: Annotated[int, typer.Option(help="With --until-ci, stop after this many games.")] = 20_000,
+    sweep: Annotated[bool, typer.Option("--sweep", help="ddm2008: every warband of --warbands against every "
+                                                        "other, as a win-rate matrix (--plot: a heat map).")] = False,
 ) -> None:
     """Play many games and report win, loss and draw rates with 95% intervals, rounds, scores and
     per-creature damage, kills and survival."""
@@ -51,6 +53,9 @@ def simulate(
     from skirmish.sim.report import plot as draw
 
     err = Console(stderr=True)
+    if sweep:
+        _sweep(warbands, maps, n, seed, agents, backend, workers, as_json, plot, err)
+        return
     try:
         source, sides, swap = _source(file, warbands, maps)
         pair = tuple(a.strip() for a in agents.split(","))
@@ -159,3 +164,40 @@ def _print(data: dict[str, Any], sides: list[str], pair: tuple[str, ...], swap: 
         creatures.add_row(cid, str(row["side"]), f"{row['damage']:.1f}", f"{row['kills']:.2f}",
                           f"{row['survival']:.0%}")
     console.print(creatures)
+
+
+def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, backend: str, workers: int,
+           as_json: bool, plot: Path | None, err: Console) -> None:
+    from skirmish.cli.play import _warband
+    from skirmish.sim.sweep import heat_map
+    from skirmish.sim.sweep import sweep as run_sweep
+
+    try:
+        names = [w.strip() for w in (warbands or "").split(",") if w.strip()]
+        if len(names) < 2:
+            raise SkirmishError("--sweep needs --warbands with two or more warbands")
+        bands = [_warband(w) for w in names]
+        agent = agents.split(",")[0].strip()
+        cores = workers or os.cpu_count() or 1
+        chosen = backend or ("serial" if cores == 1 else "process")
+        total = n * len(bands) * (len(bands) - 1) // 2
+        with Progress(TextColumn("sweeping"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task("games", total=total)
+            matrix = run_sweep(bands, [m.strip() for m in maps.split(",")], n, seed, agent, chosen, cores,
+                               on_result=lambda _: bar.advance(task))
+    except (SkirmishError, ImportError) as e:
+        err.print(f"[bold red]error:[/] {e}")
+        raise typer.Exit(2) from None
+    if plot is not None:
+        heat_map(matrix, plot, f"win rates, {n} games a pair ({agent})")
+    if as_json:
+        sys.stdout.write(json.dumps(matrix.to_json(), indent=2) + "\n")
+        return
+    table = Table(title=f"row beats column: win rate over {n} games a pair ({agent} on both sides)")
+    table.add_column("")
+    for name in matrix.names:
+        table.add_column(name, justify="right")
+    for i, name in enumerate(matrix.names):
+        table.add_row(name, *["-" if i == j else f"{matrix.rate(i, j):.0%}" for j in range(len(matrix.names))])
+    Console().print(table)

@@ -16,7 +16,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+    lo = 0.0 if successes == 0 else max(0.0, c - h)  # exact ends: no rounding dust past the rate
+    hi = 1.0 if successes == n else min(1.0, c + h)
+    return (lo, hi)
 
 
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:

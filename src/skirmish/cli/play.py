@@ -8,8 +8,6 @@ actions, so the same events follow, and play goes on from there.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +15,7 @@ import typer
 from rich.console import Console
 
 from skirmish.errors import ContentError, IllegalActionError, InvalidActionError, SkirmishError
+from skirmish.files import write_text
 
 DEFAULT_WARBANDS = "civilization-gatehouse-guard,borderlands-ashpit-warhost"
 DEFAULT_MAPS = "ashen-crossroads,gloomwater-cistern"
@@ -45,35 +44,22 @@ def _warband(value: str) -> tuple[str, list[str]]:
 
 
 def build_game(source: dict[str, Any], seed: int) -> Any:
-    """A fresh game from a replay's ``source``."""
-    if "scenario" in source:
-        from skirmish.core.dice import Dice
-        from skirmish.scenario.loader import load_scenario_file
+    """A fresh game from a replay's ``source`` (the batch runner's own recipe)."""
+    from skirmish.sim.batch import build_state
 
-        scenario = load_scenario_file(source["scenario"])
-        pos = scenario.position.clone()
-        pos.dice = Dice(seed)
-        return scenario.ruleset.new_state(pos)
-    from skirmish.rulesets.ddm2008.setup import new_game
-
-    warbands = [(side, list(names)) for side, names in source["warbands"]]
-    if warbands[0][0] == warbands[1][0]:
-        warbands = [(f"{warbands[0][0]}-1", warbands[0][1]), (f"{warbands[1][0]}-2", warbands[1][1])]
-    return new_game(warbands, list(source["maps"]), seed, source.get("options") or {})
+    if "warbands" in source:
+        warbands = [(side, list(names)) for side, names in source["warbands"]]
+        if warbands[0][0] == warbands[1][0]:
+            source = {**source, "warbands": [(f"{warbands[0][0]}-1", warbands[0][1]),
+                                             (f"{warbands[1][0]}-2", warbands[1][1])]}
+    return build_state(source, seed)
 
 
 def save_replay(path: Path, source: dict[str, Any], seed: int, ruleset: str, steps: list[dict[str, Any]]) -> None:
     """Write a replay file atomically."""
     data = {"skirmish_replay": REPLAY_VERSION, "ruleset": ruleset, "seed": seed, "source": source, "actions": steps}
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(path, json.dumps(data, indent=1))
 
 
 def load_replay(path: Path) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:

@@ -48,8 +48,9 @@ def simulate(
 ) -> None:
     """Play many games and report win, loss and draw rates with 95% intervals, rounds, scores and
     per-creature damage, kills and survival."""
+    from skirmish.files import write_text
     from skirmish.sim.batch import make_jobs, run_batch
-    from skirmish.sim.report import Summary, write_text
+    from skirmish.sim.report import Summary
     from skirmish.sim.report import plot as draw
 
     err = Console(stderr=True)

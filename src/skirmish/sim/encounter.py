@@ -7,8 +7,6 @@ command gives the same report.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from skirmish.core.dice import Dice
+from skirmish.files import check_picture, save_figure
 from skirmish.sim.stats import mean_ci, quartiles, stdev, wilson
 
 
@@ -116,8 +115,7 @@ def plot(report: EncounterReport, path: Path, title: str) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise ValueError(f"pictures are .png or .svg, not {path.suffix or 'no suffix'!r}")
+    check_picture(path)
     fig = Figure(figsize=(9, 3.6), dpi=110)
     FigureCanvasAgg(fig)
     ax1, ax2 = fig.subplots(1, 2)
@@ -133,12 +131,4 @@ def plot(report: EncounterReport, path: Path, title: str) -> Path:
     ax2.set_ylabel("fights")
     fig.suptitle(title)
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format=path.suffix[1:].lower())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return save_figure(fig, path)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from skirmish.files import check_picture, save_figure
 from skirmish.sim.batch import GameResult
 from skirmish.sim.stats import mean_ci, quartiles, wilson
 
@@ -95,25 +94,12 @@ class Summary:
         return out.getvalue()
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write a file atomically."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def plot(summary: Summary, path: Path, title: str) -> Path:
     """Outcome rates with intervals and the distribution of rounds, as PNG or SVG."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise ValueError(f"pictures are .png or .svg, not {path.suffix or 'no suffix'!r}")
+    check_picture(path)
     data = summary.to_json()
     fig = Figure(figsize=(9, 3.6), dpi=110)
     FigureCanvasAgg(fig)
@@ -134,12 +120,4 @@ def plot(summary: Summary, path: Path, title: str) -> Path:
     ax2.set_ylabel("games")
     fig.suptitle(title)
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format=path.suffix[1:].lower())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return save_figure(fig, path)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skirmish.files import check_picture, save_figure
 from skirmish.sim.batch import GameResult, make_jobs, run_batch
 from skirmish.sim.stats import wilson
 
@@ -63,8 +62,7 @@ def heat_map(m: Matrix, path: Path, title: str) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise ValueError(f"pictures are .png or .svg, not {path.suffix or 'no suffix'!r}")
+    check_picture(path)
     k = len(m.names)
     fig = Figure(figsize=(2 + 0.9 * k, 1.5 + 0.8 * k), dpi=110)
     FigureCanvasAgg(fig)
@@ -80,12 +78,4 @@ def heat_map(m: Matrix, path: Path, title: str) -> Path:
     fig.colorbar(image, ax=ax, label="row's win rate")
     ax.set_title(title)
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format=path.suffix[1:].lower())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return save_figure(fig, path)

@@ -125,20 +125,7 @@ def setup_roll(state: Any) -> str:
         return max((int(c.template.stats.get("champion", 0)) for c in state.creatures.values() if c.side == side),
                    default=0)
 
-    ra, rb = rating(a), rating(b)
-    while True:
-        rolls = {}
-        for side, mine, theirs in ((a, ra, rb), (b, rb, ra)):
-            r = state.roll(20, f"setup roll of {side}", "M08-025")
-            if mine > theirs:
-                r = max(r, state.roll(20, f"setup roll of {side} (champion's second roll)", "M08-025"))
-            rolls[side] = r
-        if rolls[a] != rolls[b]:
-            winner = a if rolls[a] > rolls[b] else b
-            break
-        if ra != rb:
-            winner = a if ra > rb else b
-            break
+    winner, rolls = state.champion_roll(a, b, (rating(a), rating(b)), "setup roll", "M08-025")
     state.log(Event("setup", f"{winner} wins the setup roll ({rolls[winner]} to {rolls[b if winner == a else a]})",
                     "M08-025", {"rolls": rolls, "winner": winner}))
     return winner

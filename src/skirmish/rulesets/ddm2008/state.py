@@ -350,6 +350,24 @@ class Ddm2008State(Position, State):
                 best = max(best, int(c.template.stats.get("champion", 0)))
         return best
 
+    def champion_roll(self, a: str, b: str, ratings: tuple[int, int], what: str,
+                      rule: str) -> tuple[str, dict[str, int]]:
+        """A d20 per side where the side with the higher-rated champion rolls twice and keeps the
+        better; ties go to the higher rating, then both roll again. Used by the setup roll (M08-025)
+        and by initiative (M08-029). Returns the winner and the kept rolls."""
+        ra, rb = ratings
+        while True:
+            rolls = {}
+            for side, mine, theirs in ((a, ra, rb), (b, rb, ra)):
+                r = self.roll(20, f"{what} of {side}", rule)
+                if mine > theirs:
+                    r = max(r, self.roll(20, f"{what} of {side} (champion's second roll)", rule))
+                rolls[side] = r
+            if rolls[a] != rolls[b]:
+                return (a if rolls[a] > rolls[b] else b), rolls
+            if ra != rb:
+                return (a if ra > rb else b), rolls
+
     def _roll_initiative(self) -> str:
         """d20 each; the side with the higher-rated champion rolls twice and keeps the better
         (M08-029); ties go to the higher champion rating, then the dice are rolled again."""
@@ -357,20 +375,8 @@ class Ddm2008State(Position, State):
         if len(sides) == 1:
             return sides[0]
         a, b = sides[0], sides[1]
-        ra, rb = self._champion_rating(a), self._champion_rating(b)
-        while True:
-            rolls = {}
-            for side, mine, theirs in ((a, ra, rb), (b, rb, ra)):
-                first = self.roll(20, f"initiative of {side}", "M08-029")
-                if mine > theirs:
-                    first = max(first, self.roll(20, f"initiative of {side} (champion's second roll)", "M08-029"))
-                rolls[side] = first
-            if rolls[a] != rolls[b]:
-                winner = a if rolls[a] > rolls[b] else b
-                break
-            if ra != rb:
-                winner = a if ra > rb else b
-                break
+        ratings = (self._champion_rating(a), self._champion_rating(b))
+        winner, rolls = self.champion_roll(a, b, ratings, "initiative", "M08-029")
         loser = b if winner == a else a
         self.log(Event("initiative", f"{winner} wins initiative ({rolls[winner]} to {rolls[loser]})", "M08-029",
                        {"rolls": rolls, "winner": winner}))

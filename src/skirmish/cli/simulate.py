@@ -45,6 +45,14 @@ def simulate(
     max_games: Annotated[int, typer.Option(help="With --until-ci, stop after this many games.")] = 20_000,
     sweep: Annotated[bool, typer.Option("--sweep", help="ddm2008: every warband of --warbands against every "
                                                         "other, as a win-rate matrix (--plot: a heat map).")] = False,
+    point_value: Annotated[str | None, typer.Option(help="ddm2008: estimate this creature's worth in points "
+                                                         "of --reference (n games a step).")] = None,
+    reference: Annotated[str, typer.Option(help="With --point-value: the creature to measure in.")] =
+        "gloomfang-goblin",
+    base: Annotated[str, typer.Option(help="With --point-value: creatures both sides field besides "
+                                           "(comma-separated).")] = "",
+    most: Annotated[int | None, typer.Option(help="With --point-value: the most reference copies tried.",
+                                             min=1)] = None,
 ) -> None:
     """Play many games and report win, loss and draw rates with 95% intervals, rounds, scores and
     per-creature damage, kills and survival."""
@@ -54,10 +62,15 @@ def simulate(
     from skirmish.sim.report import plot as draw
 
     err = Console(stderr=True)
+    if point_value:
+        _point_value(point_value, reference, base, most, maps, n, seed, agents, backend, workers, as_json, plot, err)
+        return
     if sweep:
         _sweep(warbands, maps, n, seed, agents, backend, workers, as_json, plot, err)
         return
     try:
+        _check_plot(plot)
+        _check_folder(csv_path, "--csv")
         source, sides, swap = _source(file, warbands, maps)
         pair = tuple(a.strip() for a in agents.split(","))
         if len(pair) != 2:
@@ -109,6 +122,23 @@ def simulate(
     _print(data, sides, pair, swap)
     for r in summary.failed:
         err.print(f"[red]game {r.index} (seed {r.seed}) failed:[/] {(r.error or '').splitlines()[0]}")
+
+
+def _check_plot(plot: Path | None) -> None:
+    """A wrong picture name is an error before the games, not after them."""
+    from skirmish.files import check_picture
+
+    if plot is not None:
+        try:
+            check_picture(plot)
+        except ValueError as e:
+            raise SkirmishError(f"--plot {plot}: {e}") from None
+    _check_folder(plot, "--plot")
+
+
+def _check_folder(path: Path | None, option: str) -> None:
+    if path is not None and not path.resolve().parent.is_dir():
+        raise SkirmishError(f"{option} {path}: the folder {path.parent} does not exist")
 
 
 def _source(file: Path | None, warbands: str | None, maps: str) -> tuple[dict[str, Any], list[str], bool]:
@@ -174,6 +204,7 @@ def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, back
     from skirmish.sim.sweep import sweep as run_sweep
 
     try:
+        _check_plot(plot)
         names = [w.strip() for w in (warbands or "").split(",") if w.strip()]
         if len(names) < 2:
             raise SkirmishError("--sweep needs --warbands with two or more warbands")
@@ -202,3 +233,47 @@ def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, back
     for i, name in enumerate(matrix.names):
         table.add_row(name, *["-" if i == j else f"{matrix.rate(i, j):.0%}" for j in range(len(matrix.names))])
     Console().print(table)
+
+
+def _point_value(creature: str, reference: str, base: str, most: int | None, maps: str, n: int, seed: int,
+                 agents: str, backend: str, workers: int, as_json: bool, plot: Path | None, err: Console) -> None:
+    from skirmish.sim.pointvalue import plot_steps, point_value
+
+    agent = agents.split(",")[0].strip()
+    cores = workers or os.cpu_count() or 1
+    chosen = backend or ("serial" if cores == 1 else "process")
+    try:
+        _check_plot(plot)
+        with Progress(TextColumn("pricing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task("games", total=None)
+            pv = point_value(creature, reference, [b.strip() for b in base.split(",") if b.strip()],
+                             [m.strip() for m in maps.split(",")], n, seed, agent, chosen, cores, most,
+                             on_result=lambda _: bar.advance(task))
+    except (SkirmishError, ImportError) as e:
+        err.print(f"[bold red]error:[/] {e}")
+        raise typer.Exit(2) from None
+    if plot is not None:
+        plot_steps(pv, plot)
+    if as_json:
+        sys.stdout.write(json.dumps(pv.to_json(), indent=2) + "\n")
+        return
+    table = Table(title=f"{creature} (stated {pv.stated_cost}) against copies of {reference} "
+                        f"({pv.reference_cost} points), {n} games a step, {agent} on both sides")
+    for col in ("copies", "points", "games", f"{creature}'s score", "95% interval"):
+        table.add_column(col, justify="right")
+    for s in pv.steps:
+        table.add_row(str(s.count), str(s.points), str(s.games), f"{s.rate:.1%}",
+                      f"{s.ci95[0]:.1%} .. {s.ci95[1]:.1%}")
+    console = Console()
+    console.print(table)
+    lo, hi = pv.interval
+
+    def show(x: float | None, above: str) -> str:
+        return above if x is None else f"{x:.1f}"
+
+    top = f"over {pv.steps[-1].points}"
+    console.print(f"estimated worth: {show(pv.estimate, top)} points "
+                  f"(95% interval {show(lo, top)} .. {show(hi, top)}; stated cost {pv.stated_cost})")
+    for r in pv.failed:
+        err.print(f"[red]game seed {r.seed} failed:[/] {(r.error or '').splitlines()[0]}")

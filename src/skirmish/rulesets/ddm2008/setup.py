@@ -83,7 +83,7 @@ def new_game(warbands: list[tuple[str, list[str]]], maps: list[str], seed: int =
     """A game from two warbands (side name, catalog names) and two maps, ready for setup.
 
     Raises:
-        ContentError: an unknown creature or map, or not exactly two warbands.
+        ContentError: an unknown creature or map, an empty warband, or not exactly two warbands.
     """
     from skirmish.rulesets.ddm2008.ruleset import Ddm2008
     from skirmish.rulesets.ddm2008.state import Ddm2008State
@@ -91,6 +91,9 @@ def new_game(warbands: list[tuple[str, list[str]]], maps: list[str], seed: int =
 
     if len(warbands) != 2:
         raise ContentError("a game needs two warbands")
+    for side, names in warbands:
+        if not names:
+            raise ContentError(f"warband {side!r} has no creatures")
     ruleset = Ddm2008(options or {})
     cards = catalog("ddm2008")
     chosen = [find_map(m) for m in maps] or [next(iter(shipped_maps().values()))]

@@ -18,11 +18,18 @@ def atomic_write(path: Path, write: Callable[[str], None], suffix: str = ".tmp")
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes owner-only files; a saved game is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_text(path: Path, text: str) -> Path:

@@ -5,20 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from skirmish.core.actions import Action
 from skirmish.core.coords import Coord
 from skirmish.errors import InvalidActionError
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """Base of every action: the creature that takes it."""
-
-    actor: str
-
-    verb = "action"
-
-    def to_step(self) -> dict[str, Any]:
-        return {"actor": self.actor, "do": self.verb}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,6 @@ then rounds to the end; sides alternate between the two warbands from seed to se
 from __future__ import annotations
 
 import argparse
-import math
 import resource
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -20,6 +19,7 @@ import yaml
 
 from skirmish.agents import find_agent, play_game
 from skirmish.rulesets.ddm2008.setup import new_game
+from skirmish.sim.stats import wilson
 
 WARBANDS = Path(__file__).resolve().parents[1] / "src/skirmish/rulesets/ddm2008/content/warbands"
 PAIRS = [
@@ -46,16 +46,6 @@ def one_game(seed: int, agent_a: str, agent_b: str) -> tuple[str | None, str, st
     agents = {a_side: find_agent(agent_a, "ddm2008", seed), b_side: find_agent(agent_b, "ddm2008", seed + 1)}
     state = play_game(state, agents)
     return state.winner, a_side, b_side, state.round
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
 
 
 def speed(n: int) -> None:

@@ -56,6 +56,15 @@ def test_a_creature_measured_in_itself_is_worth_its_own_cost(tmp_path: Path):
     assert "<svg" in plot_steps(pv, tmp_path / "worth.svg").read_text()
 
 
+def test_without_most_the_steps_go_on_until_the_creature_surely_loses():
+    pv = point_value("gloomfang-goblin", "gloomfang-goblin", [], ["broken-bridge-shrine"], 12, 3, "tactician")
+    counts = [s.count for s in pv.steps]
+    assert counts == list(range(1, len(counts) + 1)) and len(counts) >= 2  # at least twice its own cost
+    assert pv.steps[-1].ci95[1] < 0.5
+    assert all(s.ci95[1] >= 0.5 for s in pv.steps[1:-1])  # it stopped at the first sure loss past the plan
+    assert pv.to_json()["interrupted"] is False
+
+
 def test_point_value_refuses_what_it_cannot_measure():
     with pytest.raises(SkirmishError, match="no creature 'nope'"):
         point_value("nope", "gloomfang-goblin", [], ["broken-bridge-shrine"], 1, 0, "random")

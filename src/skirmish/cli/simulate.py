@@ -277,3 +277,5 @@ def _point_value(creature: str, reference: str, base: str, most: int | None, map
                   f"(95% interval {show(lo, top)} .. {show(hi, top)}; stated cost {pv.stated_cost})")
     for r in pv.failed:
         err.print(f"[red]game seed {r.seed} failed:[/] {(r.error or '').splitlines()[0]}")
+    if pv.interrupted:
+        err.print("[yellow]interrupted:[/] the estimate uses the games that finished")

@@ -1,10 +1,11 @@
 """ddm2008 point-value estimates: what is one creature worth, in points of a reference creature?
 
 Side A fields a base warband plus the creature; side B the same base plus ``k`` copies of the
-reference, for ``k = 0, 1, ..., most``. A's score (a win counts 1, a draw one half) falls as ``k``
-grows; the estimate is the reference points ``k * cost`` at which it crosses 50%, read off a
-monotone (pool-adjacent-violators) fit and interpolated between steps. The interval is where the
-95% Wilson bounds, each made monotone the conservative way, cross 50%.
+reference, for ``k = 0, 1, 2, ...`` (up to ``most``, or by default until A surely loses). A's
+score (a win counts 1, a draw one half) falls as ``k`` grows; the estimate is the reference
+points ``k * cost`` at which it crosses 50%, read off a monotone (pool-adjacent-violators) fit
+and interpolated between steps. The interval is where the 95% Wilson bounds, each made
+monotone the conservative way, cross 50%.
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ class PointValue:
     estimate: float | None = None
     interval: tuple[float | None, float | None] = (None, None)
     failed: list[GameResult] = field(default_factory=list)
+    interrupted: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "creature": self.creature, "stated_cost": self.stated_cost,
             "reference": self.reference, "reference_cost": self.reference_cost,
             "estimate": self.estimate, "ci95": list(self.interval),
+            "interrupted": self.interrupted,
             "failed": [{"seed": r.seed, "error": (r.error or "").splitlines()[0]} for r in self.failed],
             "steps": [{"count": s.count, "points": s.points, "games": s.games, "score": s.score,
                        "rate": s.rate, "ci95": list(s.ci95)} for s in self.steps],
@@ -129,23 +132,32 @@ def point_value(creature: str, reference: str, base: list[str], maps: list[str],
     if ref_cost <= 0:
         raise SkirmishError(f"{reference} has no point cost to measure in")
     cost = int(cards[creature].stats.get("cost", 0))
-    if most is None:
-        most = max(2, min(12, math.ceil(2 * cost / ref_cost)))
+    # Without ``most``: at least twice the stated cost, then on until the measured side's score is
+    # surely under 50% (its interval's top below it), or at the cap.
+    planned = most if most is not None else max(2, math.ceil(2 * cost / ref_cost))
+    cap = most if most is not None else max(12, 3 * planned)
     result = PointValue(creature, cost, reference, ref_cost)
     sides = ["measured", "reference"]
-    # With no base, no copies would be a walkover, not a game: the steps start at one copy.
-    for k in range(0 if base else 1, most + 1):
+    k = 0 if base else 1  # with no base, no copies would be a walkover, not a game
+    while k <= cap:
         source = {"warbands": [[sides[0], [*base, creature]], [sides[1], [*base, *[reference] * k]]],
                   "maps": maps}
         step = Step(k, k * ref_cost)
         jobs = make_jobs(source, sides, (agent, agent), n, seed + 7919 * k, swap=False)
-        for r in run_batch(jobs, backend, workers, on_result=on_result):  # type: ignore[arg-type]
+        results = run_batch(jobs, backend, workers, on_result=on_result)  # type: ignore[arg-type]
+        for r in results:
             if r.error is not None:
                 result.failed.append(r)
                 continue
             step.games += 1
             step.score += 1.0 if r.winner == sides[0] else 0.5 if r.winner is None else 0.0
         result.steps.append(step)
+        if len(results) < len(jobs):
+            result.interrupted = True  # Ctrl-C: keep what finished
+            break
+        if k >= planned and most is None and step.games and step.ci95[1] < 0.5:
+            break
+        k += 1
     result.estimate, result.interval = estimate(result.steps, walkover=not base)
     return result
 

@@ -32,6 +32,7 @@ test: $(TEST_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/geometry.py
+	$(BIN)/python benchmarks/simulate.py
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .ruff_cache .hypothesis

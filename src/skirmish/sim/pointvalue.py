@@ -37,11 +37,14 @@ class Step:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        return wilson(self.score, self.games)  # type: ignore[arg-type]  # half-wins are fine in the formula
+        return wilson(self.score, self.games)  # half-wins are fine in the formula
 
 
 @dataclass(slots=True)
 class PointValue:
+    """The steps played, the estimate in reference points and its 95% interval (None: beyond the
+    last step)."""
+
     creature: str
     stated_cost: int
     reference: str

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default); (0, 1) when n is 0."""
     if n <= 0:
         return (0.0, 1.0)

@@ -182,6 +182,9 @@ def plot_steps(pv: PointValue, path: Path) -> Path:
     ax.axhline(0.5, color="grey", linestyle=":")
     if pv.estimate is not None:
         ax.axvline(pv.estimate, color="tab:red", label=f"worth ≈ {pv.estimate:.1f}")
+    lo, hi = pv.interval
+    if lo is not None:
+        ax.axvspan(lo, hi if hi is not None else xs[-1], color="tab:red", alpha=0.12, label="95% interval")
     ax.axvline(pv.stated_cost, color="tab:green", linestyle="--", label=f"stated cost {pv.stated_cost}")
     ax.set_xlabel(f"points of {pv.reference} on the other side")
     ax.set_ylabel("score (win 1, draw ½)")

@@ -96,6 +96,9 @@ class Ddm2008Tactician:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        # Position values remembered while one decision is scored (the state does not change then);
+        # None outside ``choose``, so a direct ``score()`` call always computes afresh.
+        self._positions: dict[tuple[str, tuple[int, int]], float] | None = None
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         assert isinstance(state, Ddm2008State)
@@ -108,7 +111,11 @@ class Ddm2008Tactician:
         if isinstance(first, Activate):
             return max(actions, key=lambda a: (self._activation_value(state, state.creatures[a.actor]),
                                                self.rng.random()))
-        scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        self._positions = {}
+        try:
+            scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        finally:
+            self._positions = None
         return actions[max(scored)[2]]
 
     # Scoring.
@@ -190,7 +197,16 @@ class Ddm2008Tactician:
         return risk
 
     def _position_value(self, state: Ddm2008State, c: Creature, at: tuple[int, int]) -> float:
-        """How good it is for this creature to stand at ``at`` now."""
+        """How good it is for this creature to stand at ``at`` now (remembered for the decision)."""
+        if self._positions is None:
+            return self._position_value_now(state, c, at)
+        key = (c.id, at)
+        found = self._positions.get(key)
+        if found is None:
+            found = self._positions[key] = self._position_value_now(state, c, at)
+        return found
+
+    def _position_value_now(self, state: Ddm2008State, c: Creature, at: tuple[int, int]) -> float:
         here = c.at
         c.at = at
         try:

@@ -190,11 +190,20 @@ class Ddm2008Tactician:
                     continue
                 if geometry.adjacent(c.squares, e.squares):
                     provoked.add(e.id)
-                    basic = e.template.attacks[0]
-                    risk += attack_value(state, e, basic, c)
+                    risk += self._threat(state, e, c)
             c.at = sq
         c.at = here
         return risk
+
+    def _threat(self, state: Ddm2008State, e: Creature, c: Creature) -> float:
+        """What ``e``'s basic attack on ``c``, where ``c`` stands now, is worth (remembered for the decision)."""
+        if self._positions is None:
+            return attack_value(state, e, e.template.attacks[0], c)
+        key = (f"{e.id}>{c.id}", c.at)
+        found = self._positions.get(key)
+        if found is None:
+            found = self._positions[key] = attack_value(state, e, e.template.attacks[0], c)
+        return found
 
     def _position_value(self, state: Ddm2008State, c: Creature, at: tuple[int, int]) -> float:
         """How good it is for this creature to stand at ``at`` now (remembered for the decision)."""
@@ -225,7 +234,7 @@ class Ddm2008Tactician:
             # Danger: enemies that can hit it where it stands.
             for e in enemies:
                 if geometry.adjacent(c.squares, e.squares) and e.template.attacks:
-                    value -= 0.3 * attack_value(state, e, e.template.attacks[0], c)
+                    value -= 0.3 * self._threat(state, e, c)
             # Closing in: melee creatures want the nearest enemy near; ranged ones want it at range.
             if enemies:
                 d = min(geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies)

@@ -84,6 +84,11 @@ class DiceTerm:
         return self.count, self.count * self.sides
 
 
+@lru_cache(maxsize=4096)
+def _mean(terms: tuple[DiceTerm, ...]) -> Fraction:
+    return sum((term.mean() for term in terms), Fraction(0))
+
+
 @dataclass(frozen=True, slots=True)
 class DiceExpr:
     """A parsed dice expression.
@@ -149,8 +154,8 @@ class DiceExpr:
         return sum(term.max() for term in self.terms)
 
     def mean(self) -> Fraction:
-        """The exact mean total."""
-        return sum((term.mean() for term in self.terms), Fraction(0))
+        """The exact mean total (remembered: agents ask for it in every decision)."""
+        return _mean(self.terms)
 
     def distribution(self) -> dict[int, Fraction]:
         """The exact probability of every possible total, by convolution of the dice.

@@ -45,12 +45,19 @@ class Dnd5eTactician:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        # Position values remembered while one decision is scored (the state does not change then);
+        # None outside ``choose``, so a direct ``score()`` call always computes afresh.
+        self._positions: dict[tuple[str, tuple[int, int]], float] | None = None
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         assert isinstance(state, Dnd5eState)
         if len(actions) == 1:
             return actions[0]
-        scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        self._positions = {}
+        try:
+            scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        finally:
+            self._positions = None
         return actions[max(scored)[2]]
 
     # Values.
@@ -165,7 +172,16 @@ class Dnd5eTactician:
         return risk * 0.5
 
     def _position(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
-        """How good it is for the creature to stand at ``at`` now."""
+        """How good it is for the creature to stand at ``at`` now (remembered for the decision)."""
+        if self._positions is None:
+            return self._position_now(state, c, at)
+        key = (c.id, at)
+        found = self._positions.get(key)
+        if found is None:
+            found = self._positions[key] = self._position_now(state, c, at)
+        return found
+
+    def _position_now(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
         here = c.at
         c.at = at
         try:

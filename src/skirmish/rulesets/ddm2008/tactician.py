@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from skirmish.agents.memo import DecisionMemo
 from skirmish.core import geometry
 from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
@@ -96,9 +97,7 @@ class Ddm2008Tactician:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Position values remembered while one decision is scored (the state does not change then);
-        # None outside ``choose``, so a direct ``score()`` call always computes afresh.
-        self._positions: dict[tuple[str, tuple[int, int]], float] | None = None
+        self._memo = DecisionMemo()
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         assert isinstance(state, Ddm2008State)
@@ -111,11 +110,8 @@ class Ddm2008Tactician:
         if isinstance(first, Activate):
             return max(actions, key=lambda a: (self._activation_value(state, state.creatures[a.actor]),
                                                self.rng.random()))
-        self._positions = {}
-        try:
+        with self._memo.deciding():
             scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
-        finally:
-            self._positions = None
         return actions[max(scored)[2]]
 
     # Scoring.
@@ -197,23 +193,11 @@ class Ddm2008Tactician:
 
     def _threat(self, state: Ddm2008State, e: Creature, c: Creature) -> float:
         """What ``e``'s basic attack on ``c``, where ``c`` stands now, is worth (remembered for the decision)."""
-        if self._positions is None:
-            return attack_value(state, e, e.template.attacks[0], c)
-        key = (f"{e.id}>{c.id}", c.at)
-        found = self._positions.get(key)
-        if found is None:
-            found = self._positions[key] = attack_value(state, e, e.template.attacks[0], c)
-        return found
+        return self._memo.get(("threat", e.id, c.id, c.at), lambda: attack_value(state, e, e.template.attacks[0], c))
 
     def _position_value(self, state: Ddm2008State, c: Creature, at: tuple[int, int]) -> float:
         """How good it is for this creature to stand at ``at`` now (remembered for the decision)."""
-        if self._positions is None:
-            return self._position_value_now(state, c, at)
-        key = (c.id, at)
-        found = self._positions.get(key)
-        if found is None:
-            found = self._positions[key] = self._position_value_now(state, c, at)
-        return found
+        return self._memo.get((c.id, at), lambda: self._position_value_now(state, c, at))
 
     def _position_value_now(self, state: Ddm2008State, c: Creature, at: tuple[int, int]) -> float:
         here = c.at

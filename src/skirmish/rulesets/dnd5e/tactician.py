@@ -9,6 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from skirmish.agents.memo import DecisionMemo
 from skirmish.core import geometry
 from skirmish.core.creatures import Creature
 from skirmish.rulesets.dnd5e import combat
@@ -45,19 +46,14 @@ class Dnd5eTactician:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # Position values remembered while one decision is scored (the state does not change then);
-        # None outside ``choose``, so a direct ``score()`` call always computes afresh.
-        self._positions: dict[tuple[str, tuple[int, int]], float] | None = None
+        self._memo = DecisionMemo()
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
         assert isinstance(state, Dnd5eState)
         if len(actions) == 1:
             return actions[0]
-        self._positions = {}
-        try:
+        with self._memo.deciding():
             scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
-        finally:
-            self._positions = None
         return actions[max(scored)[2]]
 
     # Values.
@@ -173,13 +169,7 @@ class Dnd5eTactician:
 
     def _position(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
         """How good it is for the creature to stand at ``at`` now (remembered for the decision)."""
-        if self._positions is None:
-            return self._position_now(state, c, at)
-        key = (c.id, at)
-        found = self._positions.get(key)
-        if found is None:
-            found = self._positions[key] = self._position_now(state, c, at)
-        return found
+        return self._memo.get((c.id, at), lambda: self._position_now(state, c, at))
 
     def _position_now(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
         here = c.at

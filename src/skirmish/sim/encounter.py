@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from skirmish.core.dice import Dice
-from skirmish.files import check_picture, save_figure
+from skirmish.sim.charts import outcome_chart
 from skirmish.sim.stats import mean_ci, quartiles, stdev, wilson
 
 
@@ -112,23 +112,5 @@ def simulate(scenario: Any, n: int, seed: int = 0, agents: tuple[str, str] = ("t
 
 def plot(report: EncounterReport, path: Path, title: str) -> Path:
     """Outcome rates with their intervals and the distribution of rounds, as PNG or SVG."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    check_picture(path)
-    fig = Figure(figsize=(9, 3.6), dpi=110)
-    FigureCanvasAgg(fig)
-    ax1, ax2 = fig.subplots(1, 2)
-    names = ["party wins", "a character dies"]
-    values = [report.win(), report.death()]
-    ax1.bar(names, [v[0] for v in values], color=["#4c78a8", "#e45756"],
-            yerr=[[v[0] - v[1] for v in values], [v[2] - v[0] for v in values]], capsize=6)
-    ax1.set_ylim(0, 1)
-    ax1.set_ylabel("chance (95% interval)")
-    rounds = [f.rounds for f in report.fights]
-    ax2.hist(rounds, bins=range(1, max(rounds, default=1) + 2), color="#72b7b2", edgecolor="white", align="left")
-    ax2.set_xlabel("rounds")
-    ax2.set_ylabel("fights")
-    fig.suptitle(title)
-    fig.tight_layout()
-    return save_figure(fig, path)
+    bars = [("party wins", *report.win()), ("a character dies", *report.death())]
+    return outcome_chart(path, title, bars, "chance (95% interval)", [f.rounds for f in report.fights], "fights")

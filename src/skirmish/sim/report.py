@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skirmish.files import check_picture, save_figure
 from skirmish.sim.batch import GameResult
+from skirmish.sim.charts import outcome_chart
 from skirmish.sim.stats import mean_ci, quartiles, wilson
 
 
@@ -96,28 +96,9 @@ class Summary:
 
 def plot(summary: Summary, path: Path, title: str) -> Path:
     """Outcome rates with intervals and the distribution of rounds, as PNG or SVG."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    check_picture(path)
     data = summary.to_json()
-    fig = Figure(figsize=(9, 3.6), dpi=110)
-    FigureCanvasAgg(fig)
-    ax1, ax2 = fig.subplots(1, 2)
-    names = [*summary.sides, "draw"]
-    n = max(1, data["games"])
-    rates = [data["sides"][s]["win_rate"] for s in summary.sides] + [data["draws"] / n]
-    lows = [data["sides"][s]["ci95"][0] for s in summary.sides] + [rates[-1]]
-    highs = [data["sides"][s]["ci95"][1] for s in summary.sides] + [rates[-1]]
-    ax1.bar(names, rates, color=["#4c78a8", "#e45756", "#9d9d9d"][: len(names)],
-            yerr=[[r - lo for r, lo in zip(rates, lows, strict=True)],
-                  [hi - r for r, hi in zip(rates, highs, strict=True)]], capsize=6)
-    ax1.set_ylim(0, 1)
-    ax1.set_ylabel("win rate (95% interval)")
-    rounds = [r.rounds for r in summary.finished]
-    ax2.hist(rounds, bins=range(1, max(rounds, default=1) + 2), color="#72b7b2", edgecolor="white", align="left")
-    ax2.set_xlabel("rounds")
-    ax2.set_ylabel("games")
-    fig.suptitle(title)
-    fig.tight_layout()
-    return save_figure(fig, path)
+    draws = data["draws"] / max(1, data["games"])
+    bars = [(s, data["sides"][s]["win_rate"], *data["sides"][s]["ci95"]) for s in summary.sides]
+    bars.append(("draw", draws, draws, draws))
+    return outcome_chart(path, title, bars, "win rate (95% interval)", [r.rounds for r in summary.finished],
+                         "games")

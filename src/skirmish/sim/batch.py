@@ -13,6 +13,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -145,13 +146,11 @@ def run_batch(jobs: list[Job], backend: Backend = "serial", workers: int = 1, ad
         ImportError: the ``ray`` backend without the ``skirmish[ray]`` extra installed.
     """
     done: dict[int, GameResult] = {}
-    try:
+    with suppress(KeyboardInterrupt):  # Ctrl-C: stop, and keep what finished
         for result in _results(jobs, backend, workers, address):
             done[result.index] = result
             if on_result is not None:
                 on_result(result)
-    except KeyboardInterrupt:
-        pass  # Ctrl-C: keep what finished
     return [done[i] for i in sorted(done)]
 
 

@@ -202,11 +202,13 @@ def rulesets() -> None:
 
 from skirmish.cli.encounter import encounter  # noqa: E402 - registered after the app exists
 from skirmish.cli.play import play  # noqa: E402
+from skirmish.cli.serve import serve  # noqa: E402
 from skirmish.cli.simulate import simulate  # noqa: E402
 
 app.command()(play)
 app.command()(encounter)
 app.command()(simulate)
+app.command()(serve)
 
 
 def main() -> None:

@@ -7,7 +7,6 @@ actions, so the same events follow, and play goes on from there.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,75 +14,17 @@ import typer
 from rich.console import Console
 
 from skirmish.errors import ContentError, IllegalActionError, InvalidActionError, SkirmishError
-from skirmish.files import write_text
+from skirmish.games import DEFAULT_MAPS, DEFAULT_WARBANDS, describe
+from skirmish.games import warband as _warband
+from skirmish.replay import REPLAY_VERSION, build_game, load_replay, save_replay
 
-DEFAULT_WARBANDS = "civilization-gatehouse-guard,borderlands-ashpit-warhost"
-DEFAULT_MAPS = "ashen-crossroads,gloomwater-cistern"
-REPLAY_VERSION = 1
+__all__ = ["DEFAULT_MAPS", "DEFAULT_WARBANDS", "REPLAY_VERSION", "_warband", "build_game", "describe", "load_replay",
+           "play", "save_replay"]
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {message}")
     return typer.Exit(code)
-
-
-def _warband(value: str) -> tuple[str, list[str]]:
-    """A warband by shipped name or file: (side name, creature names)."""
-    from skirmish.rulesets.ddm2008.warband import load_warband_file
-
-    path = Path(value)
-    if not path.exists():
-        shipped = Path(__file__).resolve().parents[1] / "rulesets" / "ddm2008" / "content" / "warbands"
-        path = shipped / f"{value}.yaml"
-        if not path.exists():
-            names = sorted(p.stem for p in shipped.glob("*.yaml"))
-            raise ContentError(f"no warband {value!r}: give a file or one of {', '.join(names)}")
-    wb = load_warband_file(path)
-    side = path.stem.split("-", 1)[-1] if "-" in path.stem else path.stem
-    return side, list(wb.creatures)
-
-
-def build_game(source: dict[str, Any], seed: int) -> Any:
-    """A fresh game from a replay's ``source`` (the batch runner's own recipe)."""
-    from skirmish.sim.batch import build_state
-
-    if "warbands" in source:
-        warbands = [(side, list(names)) for side, names in source["warbands"]]
-        if warbands[0][0] == warbands[1][0]:
-            source = {**source, "warbands": [(f"{warbands[0][0]}-1", warbands[0][1]),
-                                             (f"{warbands[1][0]}-2", warbands[1][1])]}
-    return build_state(source, seed)
-
-
-def save_replay(path: Path, source: dict[str, Any], seed: int, ruleset: str, steps: list[dict[str, Any]]) -> None:
-    """Write a replay file atomically."""
-    data = {"skirmish_replay": REPLAY_VERSION, "ruleset": ruleset, "seed": seed, "source": source, "actions": steps}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, json.dumps(data, indent=1))
-
-
-def load_replay(path: Path) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:
-    """Read a replay file.
-
-    Raises:
-        ContentError: not a replay this version can read.
-    """
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ContentError("no such file", file=str(path)) from None
-    except (OSError, ValueError) as e:
-        raise ContentError(f"not a replay file ({e})", file=str(path)) from None
-    if not isinstance(data, dict) or data.get("skirmish_replay") != REPLAY_VERSION:
-        raise ContentError(f"not a skirmish replay (version {REPLAY_VERSION})", file=str(path))
-    return data["source"], int(data["seed"]), list(data["actions"])
-
-
-def describe(action: Any) -> str:
-    """An action in a few words."""
-    step = action.to_step()
-    rest = ", ".join(f"{k} {v}" for k, v in step.items() if k not in ("actor", "do"))
-    return f"{step['do']}" + (f" ({rest})" if rest else "")
 
 
 def play(

@@ -165,23 +165,62 @@ def _validate_warband(file: Path) -> None:
 
 @app.command()
 def render(
-    file: Annotated[Path, typer.Argument(help="Scenario file to draw.")],
+    file: Annotated[Path, typer.Argument(help="Scenario or replay file to draw.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write a picture: .png or .svg.")] = None,
+    step: Annotated[int | None, typer.Option(help="Of a replay: draw the game after this many actions "
+                                                  "(default: all of them).", min=0)] = None,
 ) -> None:
-    """Draw a scenario's map, zones and creatures in the terminal, or as a PNG or SVG picture."""
+    """Draw a scenario's map, zones and creatures, or a replay's game after some actions, in the terminal
+    or as a PNG or SVG picture."""
     from skirmish.render import print_terminal, render_picture
 
-    scenario = _load(file)
+    replay = _read_replay(file)
+    if replay is not None:
+        position, title = _replay_position(file, replay, step)
+    else:
+        if step is not None:
+            raise _fail(f"{file}: --step is for replay files; this is a scenario", EXIT_BAD_INPUT)
+        scenario = _load(file)
+        position, title = scenario.position, scenario.model.name
     if out is None:
-        print_terminal(scenario.position, title=scenario.model.name or str(file))
+        print_terminal(position, title=title or str(file))
         return
     if out.suffix.lower() not in (".png", ".svg"):
         raise _fail(f"{out}: pictures are .png or .svg, not {out.suffix or 'no suffix'!r}", EXIT_BAD_INPUT)
     try:
-        written = render_picture(scenario.position, out, title=scenario.model.name)
+        written = render_picture(position, out, title=title)
     except OSError as e:
         raise _fail(f"{out}: cannot write the picture: {e.strerror or e}", EXIT_BAD_INPUT) from None
     Console().print(f"wrote {written}")
+
+
+def _read_replay(file: Path) -> dict[str, Any] | None:
+    """The file's JSON when it is a replay (it has the ``skirmish_replay`` key); None otherwise."""
+    from skirmish.replay import is_replay
+
+    if file.suffix.lower() != ".json":
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # not readable JSON: the scenario loader says what is wrong
+    return data if is_replay(data) else None
+
+
+def _replay_position(file: Path, data: dict[str, Any], step: int | None) -> tuple[Any, str]:
+    """The game of a replay after ``step`` actions (all when None), and a title saying so."""
+    from skirmish.replay import parse_replay, replayed
+
+    try:
+        source, seed, steps = parse_replay(data, str(file))
+        k = len(steps) if step is None else step
+        if k > len(steps):
+            raise ContentError(f"--step {k}: the replay has {len(steps)} actions; give 0 to {len(steps)}",
+                               file=str(file))
+        *_, (state, _) = replayed(source, seed, steps[:k], str(file))
+    except ContentError as e:
+        raise _fail(str(e), EXIT_BAD_INPUT) from None
+    return state, f"{file.stem}: after {k} of {len(steps)} actions, round {state.round}"
 
 
 @app.command()

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -53,6 +54,8 @@ def simulate(
                                            "(comma-separated).")] = "",
     most: Annotated[int | None, typer.Option(help="With --point-value: the most reference copies tried.",
                                              min=1)] = None,
+    save_replays: Annotated[Path | None, typer.Option(help="Write each game as a replay file in this folder "
+                                                           "(game-0001.json, ...).")] = None,
 ) -> None:
     """Play many games and report win, loss and draw rates with 95% intervals, rounds, scores and
     per-creature damage, kills and survival."""
@@ -72,6 +75,7 @@ def simulate(
         _check_plot(plot)
         _check_folder(csv_path, "--csv")
         source, sides, swap = _source(file, warbands, maps)
+        keep = _replay_writer(save_replays, source)
         pair = tuple(a.strip() for a in agents.split(","))
         if len(pair) != 2:
             raise SkirmishError("give two agents, separated by a comma")
@@ -89,10 +93,14 @@ def simulate(
             played = 0
             while True:
                 jobs = make_jobs(source, sides, pair, target, seed, swap)[played:]
+                if keep is not None:
+                    jobs = [replace(job, record=True) for job in jobs]
 
-                def tick(_: Any) -> None:
+                def tick(result: Any) -> None:
                     nonlocal played
                     played += 1
+                    if keep is not None:
+                        keep(result)
                     bar.update(task, completed=played, rate=played / max(1e-9, time.perf_counter() - start))
 
                 batch = run_batch(jobs, chosen, cores, address, on_result=tick)  # type: ignore[arg-type]
@@ -122,6 +130,27 @@ def simulate(
     _print(data, sides, pair, swap)
     for r in summary.failed:
         err.print(f"[red]game {r.index} (seed {r.seed}) failed:[/] {(r.error or '').splitlines()[0]}")
+
+
+def _replay_writer(folder: Path | None, source: dict[str, Any]) -> Any:
+    """A function writing each finished game's replay into ``folder`` (made if missing), then dropping
+    its steps from the result; None without a folder."""
+    if folder is None:
+        return None
+    from skirmish.replay import build_game, save_replay
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SkirmishError(f"--save-replays {folder}: cannot make the folder: {e.strerror or e}") from None
+    ruleset = build_game(source, 0).ruleset.name
+
+    def keep(result: Any) -> None:
+        if result.error is None:
+            save_replay(folder / f"game-{result.index + 1:04d}.json", source, result.seed, ruleset, result.steps)
+        result.steps = []
+
+    return keep
 
 
 def _check_plot(plot: Path | None) -> None:

@@ -32,17 +32,19 @@ class Job:
         source: where the game comes from: ``{"scenario": path}`` or, for ddm2008,
             ``{"warbands": [[side, [names]], ...], "maps": [...]}``.
         agents: agent name per side.
+        record: keep every action's scenario step in the result (to write a replay).
     """
 
     index: int
     seed: int
     source: dict[str, Any]
     agents: dict[str, str]
+    record: bool = False
 
 
 @dataclass(slots=True)
 class GameResult:
-    """One finished game, as plain data."""
+    """One finished game, as plain data; ``steps`` holds its actions when the job asked to record them."""
 
     index: int
     seed: int
@@ -55,6 +57,7 @@ class GameResult:
     survived: dict[str, bool] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)
     error: str | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -112,7 +115,8 @@ def run_job(job: Job) -> GameResult:
         state = build_state(job.source, job.seed)
         players = {side: find_agent(name, state.ruleset.name, job.seed + k)
                    for k, (side, name) in enumerate(sorted(job.agents.items()))}
-        state = play_game(state, players)
+        record = (lambda _, action: result.steps.append(action.to_step())) if job.record else None
+        state = play_game(state, players, on_action=record)
         result.winner = state.winner
         result.score = dict(state.score)
         result.rounds = int(state.round)

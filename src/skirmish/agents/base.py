@@ -40,11 +40,16 @@ AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": lambda ruleset, seed
 
 
 def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
-    """Make an agent by name for a rule set: ``random``, or ``tactician`` (the rule set's own).
+    """Make an agent by name for a rule set: ``random``, ``tactician`` (the rule set's own), or ``search``
+    with an optional budget (``search:width=4,samples=8``, see ``SearchBudget``).
 
     Raises:
         ContentError: no such agent for this rule set.
     """
+    if name == "search" or name.startswith("search:"):
+        from skirmish.agents.search import SearchAgent, SearchBudget
+
+        return SearchAgent(ruleset, seed, SearchBudget.parse(name.partition(":")[2]))
     if name == "tactician":
         from skirmish.rulesets import find_ruleset
 
@@ -55,7 +60,7 @@ def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
     try:
         return AGENTS[name](ruleset, seed)
     except KeyError:
-        raise ContentError(f"unknown agent {name!r}; choose one of random, tactician") from None
+        raise ContentError(f"unknown agent {name!r}; choose one of random, tactician, search") from None
 
 
 def play_game(state: State, agents: dict[str, Agent], max_actions: int = 200_000,

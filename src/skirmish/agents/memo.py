@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class DecisionMemo:
@@ -13,7 +16,7 @@ class DecisionMemo:
     __slots__ = ("_values",)
 
     def __init__(self) -> None:
-        self._values: dict[Hashable, float] | None = None
+        self._values: dict[Hashable, Any] | None = None
 
     @contextmanager
     def deciding(self) -> Iterator[None]:
@@ -23,7 +26,7 @@ class DecisionMemo:
         finally:
             self._values = None
 
-    def get(self, key: Hashable, compute: Callable[[], float]) -> float:
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         if self._values is None:
             return compute()
         found = self._values.get(key)

@@ -379,7 +379,7 @@ class Dice:
         log: every die rolled so far, oldest first (see :meth:`take_log`).
     """
 
-    __slots__ = ("_forced", "_rng", "log")
+    __slots__ = ("_forced", "_rng", "keep_log", "log")
 
     def __init__(self, seed: int = 0, forced: Iterable[int] = ()) -> None:
         """Create the roller.
@@ -394,6 +394,7 @@ class Dice:
         self._rng = random.Random(seed)
         self._forced: deque[int] = deque()
         self.log: list[Roll] = []
+        self.keep_log = True
         self.force(forced)
 
     def force(self, values: Iterable[int]) -> None:
@@ -436,7 +437,8 @@ class Dice:
         else:
             value = self._rng.randrange(sides) + 1
             forced = False
-        self.log.append(Roll(sides=sides, result=value, label=label, forced=forced))
+        if self.keep_log:
+            self.log.append(Roll(sides=sides, result=value, label=label, forced=forced))
         return value
 
     def d20(self, label: str) -> int:
@@ -486,14 +488,21 @@ class Dice:
             total=total, by_type=by_type, rolls=tuple(rolls), bonus_total=bonus_total, expr=expr
         )
 
-    def clone(self) -> Dice:
-        """An independent copy that will roll exactly what this one would roll next."""
+    def clone(self, *, keep_log: bool = True) -> Dice:
+        """An independent copy that will roll exactly what this one would roll next; without
+        ``keep_log`` it starts with an empty log and keeps none."""
         other = Dice.__new__(Dice)
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._forced = deque(self._forced)
-        other.log = list(self.log)
+        other.keep_log = keep_log and self.keep_log
+        other.log = list(self.log) if other.keep_log else []
         return other
+
+    def reseed(self, seed: int) -> None:
+        """Roll from a new generator from now on (forced dice still first): a search's sampled future
+        must not be the game's own."""
+        self._rng = random.Random(seed)
 
     def __copy__(self) -> Dice:
         return self.clone()

@@ -151,6 +151,11 @@ class Ruleset(ABC):
 
     # Hooks with neutral defaults.
 
+    def worth(self, creature: Creature) -> float:
+        """What a creature is worth to its side, in the units ``State.score`` counts (hit points unless
+        a rule set scores otherwise); a search agent's evaluation weighs creatures by it."""
+        return float(creature.template.max_hp)
+
     def difficulty(self, position: Position) -> dict[str, Any] | None:
         """The rule set's own difficulty rating of a fight, where it has one (dnd5e's XP thresholds)."""
         return None
@@ -266,8 +271,9 @@ class State(ABC):
         """Points per side as the scenario's rules count them."""
 
     @abstractmethod
-    def clone(self) -> State:
-        """A cheap, independent copy for search."""
+    def clone(self, *, record: bool = True) -> State:
+        """A cheap, independent copy for search; ``record=False`` makes a quiet copy that plays the
+        same rules but keeps no event log (nobody reads it)."""
 
 
 @dataclass(frozen=True, slots=True)

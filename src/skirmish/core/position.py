@@ -36,9 +36,11 @@ class Position:
         round: the round number.
         turn: the creature whose turn it is, when known.
         start: the scenario's ``start`` block (first side, initiative, surprised).
+        recording: whether events are kept; a search's quiet clone plays the same rules without
+            keeping (or copying) a log nobody reads.
     """
 
-    __slots__ = ("creatures", "dice", "events", "grid", "round", "ruleset", "start", "turn")
+    __slots__ = ("creatures", "dice", "events", "grid", "recording", "round", "ruleset", "start", "turn")
 
     def __init__(self, grid: Grid, ruleset: Ruleset, creatures: Iterable[Creature], dice: Dice,
                  *, round: int = 1, turn: str | None = None, start: dict[str, Any] | None = None) -> None:
@@ -47,22 +49,29 @@ class Position:
         self.creatures: dict[str, Creature] = {c.id: c for c in creatures}
         self.dice = dice
         self.events: list[Event] = []
+        self.recording = True
         self.round = round
         self.turn = turn
         self.start = dict(start or {})
 
-    def clone(self) -> Position:
-        """An independent copy: creatures and dice copied, map and templates shared."""
+    def clone(self, *, record: bool = True) -> Position:
+        """An independent copy: creatures and dice copied, map and templates shared.
+
+        Args:
+            record: keep the event log; a quiet copy (``False``) starts with none and keeps none.
+        """
         other = Position.__new__(type(self))
-        self._copy_into(other)
+        self._copy_into(other, record)
         return other
 
-    def _copy_into(self, other: Position) -> None:
+    def _copy_into(self, other: Position, record: bool = True) -> None:
         other.grid = self.grid
         other.ruleset = self.ruleset
         other.creatures = {k: c.copy() for k, c in self.creatures.items()}
-        other.dice = self.dice.clone()
-        other.events = list(self.events)
+        record = record and self.recording
+        other.dice = self.dice.clone(keep_log=record)
+        other.events = list(self.events) if record else []
+        other.recording = record
         other.round = self.round
         other.turn = self.turn
         other.start = dict(self.start)
@@ -108,8 +117,9 @@ class Position:
         return [c for c in self.on_map() if not self.ruleset.allies(creature, c)]
 
     def log(self, event: Event) -> None:
-        """Append an event."""
-        self.events.append(event)
+        """Append an event (unless this is a quiet copy)."""
+        if self.recording:
+            self.events.append(event)
 
     def roll(self, sides: int, label: str, rule: str | None = None) -> int:
         """Roll one die from the position's generator (forced dice first) and log it as an event.
@@ -118,6 +128,8 @@ class Position:
             DiceError: a forced die does not fit this die.
         """
         result = self.dice.roll(sides, label)
+        if not self.recording:
+            return result
         forced = self.dice.log[-1].forced
         self.events.append(Event(
             "roll", f"d{sides} for {label}: {result}" + (" (forced)" if forced else ""), rule,

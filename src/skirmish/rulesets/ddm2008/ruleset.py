@@ -106,6 +106,10 @@ class Ddm2008(Ruleset):
             stats=stats.model_dump(),
         )
 
+    def worth(self, creature: Creature) -> float:
+        """Its point cost: the victory points its foes score for defeating it (M08-154)."""
+        return float(creature.template.stats.get("cost") or 1)
+
     def has_ability(self, creature: Creature, name: str) -> bool:
         """Whether the card's abilities switch ``name`` on (``flight``, ``phasing``)."""
         abilities = creature.template.stats.get("abilities") or {}

@@ -146,9 +146,9 @@ class Ddm2008State(Position, State):
         state._start_round(first_side=pos.start.get("first_side"))
         return state
 
-    def clone(self) -> Ddm2008State:
+    def clone(self, *, record: bool = True) -> Ddm2008State:
         other = Ddm2008State.__new__(Ddm2008State)
-        self._copy_into(other)
+        self._copy_into(other, record)
         other.opts = self.opts
         other.letters = self.letters
         other.vp = dict(self.vp)

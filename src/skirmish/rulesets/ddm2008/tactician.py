@@ -100,19 +100,23 @@ class Ddm2008Tactician:
         self._memo = DecisionMemo()
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        assert isinstance(state, Ddm2008State)
         if len(actions) == 1:
             return actions[0]
+        return self.ranked(state, actions)[0]
+
+    def ranked(self, state: Any, actions: Sequence[Any]) -> list[Any]:
+        """The actions, the one it would play first (a search agent's candidates)."""
+        assert isinstance(state, Ddm2008State)
         first = actions[0]
         if isinstance(first, ChooseFirst):
-            mine = [a for a in actions if a.side == state.current_side]
-            return mine[0] if mine else first
+            return sorted(actions, key=lambda a: a.side != state.current_side)
         if isinstance(first, Activate):
-            return max(actions, key=lambda a: (self._activation_value(state, state.creatures[a.actor]),
-                                               self.rng.random()))
-        with self._memo.deciding():
-            scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
-        return actions[max(scored)[2]]
+            keyed = [(self._activation_value(state, state.creatures[a.actor]), self.rng.random(), i)
+                     for i, a in enumerate(actions)]
+        else:
+            with self._memo.deciding():
+                keyed = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
+        return [actions[k[2]] for k in sorted(keyed, reverse=True)]
 
     # Scoring.
 

@@ -77,9 +77,9 @@ class Dnd5eState(Position, State):
         state._advance()
         return state
 
-    def clone(self) -> Dnd5eState:
+    def clone(self, *, record: bool = True) -> Dnd5eState:
         other = Dnd5eState.__new__(Dnd5eState)
-        self._copy_into(other)
+        self._copy_into(other, record)
         for c in other.creatures.values():
             c.marks = {k: (dict(v) if isinstance(v, dict) else v) for k, v in c.marks.items()}
         other.order = list(self.order)

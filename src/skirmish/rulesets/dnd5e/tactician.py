@@ -49,12 +49,16 @@ class Dnd5eTactician:
         self._memo = DecisionMemo()
 
     def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        assert isinstance(state, Dnd5eState)
         if len(actions) == 1:
             return actions[0]
+        return self.ranked(state, actions)[0]
+
+    def ranked(self, state: Any, actions: Sequence[Any]) -> list[Any]:
+        """The actions, the one it would play first (a search agent's candidates)."""
+        assert isinstance(state, Dnd5eState)
         with self._memo.deciding():
             scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
-        return actions[max(scored)[2]]
+        return [actions[k[2]] for k in sorted(scored, reverse=True)]
 
     # Values.
 
@@ -153,29 +157,45 @@ class Dnd5eTactician:
         """Opportunity attacks the move would provoke (unless disengaged)."""
         if state.turn_state.disengaged:
             return 0.0
+        policy = state.ruleset.policy
         risk = 0.0
+        for squares, reach, here, damage in self._memo.get(("threats", c.id), lambda: self._threats(state, c)):
+            if here <= reach < geometry.direct_distance(policy, [action.to], squares):
+                risk += damage
+        return risk * 0.5
+
+    def _threats(self, state: Dnd5eState, c: Creature) -> list[tuple[Any, int, int, float]]:
+        """Enemies that could take an opportunity attack on the creature: their squares, reach,
+        distance now and mean damage (the same for every move of one decision)."""
+        out = []
         for e in state.enemies_of(c):
             if not combat.can_react(state, e) or e.status != "active":
                 continue
             spec = state._best_melee(e)
             if spec is None:
                 continue
-            reach = combat.reach_of(spec)
             here = geometry.direct_distance(state.ruleset.policy, c.squares, e.squares)
-            there = geometry.direct_distance(state.ruleset.policy, [action.to], e.squares)
-            if here <= reach < there:
-                risk += float(spec.damage.mean()) if spec.damage else 2.0
-        return risk * 0.5
+            out.append((e.squares, combat.reach_of(spec), here, float(spec.damage.mean()) if spec.damage else 2.0))
+        return out
 
     def _position(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
         """How good it is for the creature to stand at ``at`` now (remembered for the decision)."""
         return self._memo.get((c.id, at), lambda: self._position_now(state, c, at))
 
+    def _options(self, state: Dnd5eState, c: Creature) -> tuple[list[Creature], list[tuple[float, Any, Creature]]]:
+        """The active enemies, and every (quick attack value, attack, enemy) best first: the same from
+        every square, so one decision works them out once."""
+        enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+        pairs = [(self.expected(state, c, spec, e, exact=False), spec, e)
+                 for spec in c.template.attacks for e in enemies]
+        pairs.sort(key=lambda p: p[0], reverse=True)
+        return enemies, pairs
+
     def _position_now(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
         here = c.at
         c.at = at
         try:
-            enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+            enemies, pairs = self._memo.get(("options", c.id), lambda: self._options(state, c))
             if not enemies:
                 return 0.0
             t = state.turn_state
@@ -183,16 +203,12 @@ class Dnd5eTactician:
             value = 0.0
             dists = [geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies]
             nearest = min(dists)
-            if prefers_range(c):
+            if self._memo.get(("ranged", c.id), lambda: prefers_range(c)):
                 value -= 1.5 * sum(1 for d in dists if d <= 1)
                 value -= 0.1 * abs(nearest - 5)
             elif can_attack:
-                best = 0.0
-                for spec in c.template.attacks:
-                    for e in enemies:
-                        if combat.in_range(state, c, spec, e):
-                            best = max(best, self.expected(state, c, spec, e, exact=False))
-                value += best
+                # The best attack in range from here: the first in range of the pairs, best first.
+                value += next((v for v, spec, e in pairs if v > 0 and combat.in_range(state, c, spec, e)), 0.0)
                 value -= 0.15 * nearest
             else:
                 # It has attacked: out of reach where it can (the tactician's retreat).

@@ -41,7 +41,7 @@ AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": lambda ruleset, seed
 
 def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
     """Make an agent by name for a rule set: ``random``, ``tactician`` (the rule set's own), or ``search``
-    with an optional budget (``search:width=4,samples=8``, see ``SearchBudget``).
+    with an optional budget (``search:width=4:samples=8``, see ``SearchBudget``).
 
     Raises:
         ContentError: no such agent for this rule set.

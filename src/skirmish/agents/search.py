@@ -50,18 +50,19 @@ class SearchBudget:
 
     @classmethod
     def parse(cls, text: str) -> SearchBudget:
-        """A budget from ``width=4,samples=8`` (the part after ``search:`` in an agent name).
+        """A budget from ``width=4:samples=8`` (the part after ``search:`` in an agent name; colons,
+        since commas separate the agents of the sides).
 
         Raises:
             SkirmishError: an unknown field or a value that is not a whole number of at least 1.
         """
         values: dict[str, int] = {}
         fields = cls.__dataclass_fields__
-        for part in filter(None, (p.strip() for p in text.split(","))):
+        for part in filter(None, (p.strip() for p in text.split(":"))):
             key, _, value = part.partition("=")
             key = key.strip()
             if key not in fields:
-                raise SkirmishError(f"search budget: unknown {key!r}; use {', '.join(fields)} (as width=4,samples=8)")
+                raise SkirmishError(f"search budget: unknown {key!r}; use {', '.join(fields)} (as search:width=4:samples=8)")
             try:
                 number = int(value)
             except ValueError:

@@ -7,7 +7,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench clean
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test bench clean browser
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skirmish needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
@@ -26,7 +29,18 @@ run: $(STAMP)
 	@mkdir -p out
 	$(BIN)/skirmish play --agents tactician,tactician --seed 1 --save out/game.json --picture out/game.png
 
-test: $(TEST_STAMP)
+# The browser tests drive Debian's chromium (Playwright must not fetch a browser of its own);
+# SKIRMISH_NO_BROWSER=1 skips them where no browser can be installed.
+browser:
+	@if [ "$$SKIRMISH_NO_BROWSER" = 1 ]; then \
+		echo "SKIRMISH_NO_BROWSER=1: the browser tests are skipped"; \
+	elif [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		$(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends chromium; \
+	fi
+
+test: $(TEST_STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

@@ -1,0 +1,554 @@
+// The page: start screen, a game against the agents, and the switch to the replay view.
+
+import { api } from "./api.js";
+import { Board, isDown, key } from "./board.js";
+import { Log } from "./log.js";
+import { ReplayView } from "./replay.js";
+import { $, fillLegend, readJsonFile, renderCard, renderHeader, showError } from "./ui.js";
+
+const board = new Board($("board"), {
+  onSquare: (x, y, e) => game.clickSquare(x, y, e),
+  onToken: (cid, e) => (replay.active ? replay.clickToken(cid) : game.clickToken(cid, e)),
+  onHover: (sq) => game.hover(sq),
+});
+const log = new Log($("log"), $("show-dice"));
+const replay = new ReplayView(board, log);
+
+/** What the acting human's actions do on the board: by square, by target, by creature to activate. */
+function classify(actions) {
+  const squares = new Map();
+  const targets = new Map();
+  const activates = new Map();
+  const others = [];
+  const push = (map, k, a) => (map.get(k) || map.set(k, []).get(k)).push(a);
+  for (const a of actions) {
+    const step = a.step || {};
+    if (a.area && step.at) {
+      push(squares, key(...step.at), a);
+    } else if (a.targets && a.targets.length) {
+      for (const t of a.targets) push(targets, t.id, a);
+    } else if (a.to || (step.at && a.do !== "attack")) {
+      const [x, y] = a.to || step.at;
+      push(squares, key(x, y), a);
+    } else if (a.do === "activate") {
+      activates.set(step.actor, a);
+    } else {
+      others.push(a);
+    }
+  }
+  return { squares, targets, activates, others };
+}
+
+const PHASE_HINT = {
+  choose_map: "Choose the map.",
+  choose_start: "Choose your start area.",
+  place: "Click a highlighted square to place",
+  choose_first: "Choose which side goes first this round.",
+  activate: "Click one of your creatures (ringed) to activate it.",
+  act: "Move (click a square), attack (click a ringed enemy), use a power, or end the turn.",
+};
+
+class GameView {
+  constructor() {
+    this.id = null;
+    this.state = null;
+    this.actions = [];
+    this.plan = null;
+    this.generation = 0;
+    this.busy = false;
+    $("end-turn").addEventListener("click", () => {
+      const a = this.actions.find((x) => x.do === "end_turn");
+      if (a) this.apply(a);
+    });
+    $("auto-place").addEventListener("click", () => this.autoPlace());
+    document.addEventListener("click", (e) => {
+      if (!e.target.closest("[data-testid=menu]") && !e.target.closest("svg")) hideMenu();
+    });
+  }
+
+  async open(id) {
+    const gen = ++this.generation;
+    this.id = id;
+    this.actions = [];
+    this.plan = null;
+    log.clear();
+    $("card").hidden = true;
+    setMode("game");
+    const save = $("save");
+    save.href = api.replayUrl(id);
+    save.download = `skirmish-${id}.json`;
+    save.hidden = false;
+    try {
+      this.state = await api.game(id);
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    if (gen !== this.generation) return;
+    this.render();
+    await this.proceed(gen);
+  }
+
+  leave() {
+    this.generation++;
+    this.id = null;
+    $("save").hidden = true;
+  }
+
+  render(fresh) {
+    const s = this.state;
+    board.setState(s);
+    renderHeader(s);
+    fillLegend(s);
+    log.setEvents(s.events, fresh);
+    const banner = $("result");
+    banner.hidden = !s.over;
+    if (s.over) {
+      const score = Object.entries(s.score || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+      banner.textContent = s.winner ? `${s.winner} wins after ${s.round} rounds (${score})` : `A draw after ${s.round} rounds (${score})`;
+    }
+  }
+
+  /** Let the agents play one action at a time, each shown briefly, until a human must decide. */
+  async proceed(gen = this.generation) {
+    this.setBusy(true);
+    try {
+      while (gen === this.generation && !this.state.over && !this.state.human_to_act) {
+        const r = await api.advance(this.id, 1);
+        if (gen !== this.generation) return;
+        await board.animate(r.events);
+        const before = this.state.events.length;
+        this.state = r.state;
+        this.render(new Set(r.events.map((e, i) => e.n ?? before + i)));
+        if (!r.applied.length) break;
+      }
+      if (gen !== this.generation) return;
+      await this.loadActions(gen);
+    } catch (e) {
+      showError(e);
+    } finally {
+      if (gen === this.generation) this.setBusy(false);
+    }
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    const s = this.state;
+    document.body.dataset.ui = busy ? "busy" : s && s.over ? "over" : s && s.human_to_act ? "human" : "waiting";
+  }
+
+  async loadActions(gen) {
+    this.actions = [];
+    this.plan = null;
+    board.clearHighlights();
+    if (this.state.over || !this.state.human_to_act) {
+      this.showDecision(null);
+      return;
+    }
+    const r = await api.actions(this.id);
+    if (gen !== this.generation) return;
+    this.actions = r.actions;
+    this.plan = classify(r.actions);
+    this.showDecision(r);
+  }
+
+  showDecision(r) {
+    const prompt = $("prompt");
+    const box = $("actions");
+    box.replaceChildren();
+    $("end-turn").hidden = true;
+    $("auto-place").hidden = true;
+    if (!r) {
+      prompt.textContent = this.state.over ? "The game is over." : "The agents are playing…";
+      board.clearHighlights();
+      return;
+    }
+    const s = this.state;
+    const actor = r.actor ? s.creatures[r.actor] : null;
+    const phase = s.phase;
+    let hint = PHASE_HINT[phase] || "Choose an action.";
+    if (phase === "place" && actor) hint = `${hint} ${actor.name || r.actor}.`;
+    const head = document.createElement("div");
+    head.className = "who";
+    const dot = document.createElement("span");
+    dot.className = "side-dot";
+    dot.style.setProperty("--c", (s.sides.find((x) => x.name === r.side) || {}).colour || "#888");
+    head.append(dot, ` ${r.side}: your decision`);
+    if (actor && phase === "act") head.append(` — ${actor.name || r.actor} is acting`);
+    const p = document.createElement("p");
+    p.textContent = hint;
+    prompt.replaceChildren(head, p);
+
+    const plan = this.plan;
+    const squares = new Map();
+    for (const [k, acts] of plan.squares) {
+      const [x, y] = k.split(",").map(Number);
+      const costs = acts.map((a) => a.cost).filter((c) => c !== null && c !== undefined);
+      const kind = acts.some((a) => a.area) ? "area" : acts[0].do === "place" ? "place" : "move";
+      squares.set(k, { x, y, kind, cost: costs.length ? Math.min(...costs) : null });
+    }
+    for (const cid of plan.activates.keys()) {
+      const c = s.creatures[cid];
+      if (c && c.on_map) squares.set(`sel:${cid}`, { x: c.at[0], y: c.at[1], kind: "select", cost: null, cid });
+    }
+    const targets = new Map();
+    for (const [cid, acts] of plan.targets) {
+      const t = acts[0].targets.find((x) => x.id === cid) || {};
+      targets.set(cid, { cover: t.cover, ca: acts.some((a) => (a.targets.find((x) => x.id === cid) || {}).combat_advantage) });
+    }
+    board.setHighlights(squares, targets);
+
+    const endTurn = this.actions.find((a) => a.do === "end_turn");
+    if (endTurn) $("end-turn").hidden = false;
+    if (phase === "place") $("auto-place").hidden = false;
+    const main = [];
+    const moves = [];
+    for (const a of this.actions) (["move", "shift", "place", "activate"].includes(a.do) && this.actions.length > 12 ? moves : main).push(a);
+    for (const a of main) box.appendChild(this.actionButton(a));
+    if (moves.length) {
+      const det = document.createElement("details");
+      det.dataset.testid = "more-actions";
+      const sum = document.createElement("summary");
+      sum.textContent = `${moves.length} more (${[...new Set(moves.map((a) => a.do))].join(", ")})`;
+      det.appendChild(sum);
+      for (const a of moves) det.appendChild(this.actionButton(a));
+      box.appendChild(det);
+    }
+  }
+
+  actionButton(a) {
+    const b = document.createElement("button");
+    b.className = `action do-${a.do}`;
+    b.dataset.testid = `action-${a.index}`;
+    b.dataset.do = a.do;
+    b.textContent = a.text;
+    b.addEventListener("click", () => this.apply(a));
+    b.addEventListener("mouseenter", () => this.preview(a));
+    b.addEventListener("mouseleave", () => this.preview(null));
+    return b;
+  }
+
+  preview(a) {
+    if (!a) {
+      board.showArea(null);
+      board.showPath(null);
+      return;
+    }
+    board.showArea(a.area);
+    const actor = this.state.creatures[a.step?.actor];
+    board.showPath(a.path, actor && actor.on_map ? actor.at : null);
+  }
+
+  async apply(a) {
+    if (this.busy || !this.actions.includes(a)) return;
+    hideMenu();
+    const gen = this.generation;
+    this.setBusy(true);
+    board.clearHighlights();
+    try {
+      const r = await api.act(this.id, { index: a.index });
+      if (gen !== this.generation) return;
+      await board.animate(r.events, 200);
+      const before = this.state.events.length;
+      this.state = r.state;
+      this.render(new Set(r.events.map((e, i) => e.n ?? before + i)));
+    } catch (e) {
+      showError(e);
+      try {
+        this.state = await api.game(this.id);
+        this.render();
+      } catch {
+        // The error above already says what went wrong.
+      }
+    }
+    await this.proceed(gen);
+    if (this.cardId) this.showCard(this.cardId);
+  }
+
+  /** Choose among several actions on one square or target: a small menu at the pointer. */
+  choose(acts, e) {
+    if (acts.length === 1) {
+      this.apply(acts[0]);
+      return;
+    }
+    const menu = $("menu");
+    menu.replaceChildren();
+    for (const a of acts) {
+      const b = document.createElement("button");
+      b.dataset.testid = `menu-${a.index}`;
+      b.textContent = a.text;
+      b.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        this.apply(a);
+      });
+      b.addEventListener("mouseenter", () => this.preview(a));
+      menu.appendChild(b);
+    }
+    const wrap = menu.parentElement.getBoundingClientRect();
+    menu.style.left = `${Math.max(0, (e?.clientX ?? wrap.left + 40) - wrap.left + 6)}px`;
+    menu.style.top = `${Math.max(0, (e?.clientY ?? wrap.top + 40) - wrap.top + 6)}px`;
+    menu.hidden = false;
+  }
+
+  clickSquare(x, y, e) {
+    if (replay.active || !this.plan || this.busy) return;
+    const acts = this.plan.squares.get(key(x, y));
+    if (acts) this.choose(acts, e);
+    else hideMenu();
+  }
+
+  clickToken(cid, e) {
+    if (!this.id) return;
+    this.showCard(cid);
+    if (!this.plan || this.busy) return;
+    const acts = this.plan.targets.get(cid);
+    if (acts) {
+      this.choose(acts, e);
+      return;
+    }
+    const act = this.plan.activates.get(cid);
+    if (act) {
+      this.apply(act);
+      return;
+    }
+    // A token standing on a square that has actions (a creature's own square, say).
+    const c = this.state.creatures[cid];
+    if (c) this.clickSquare(c.at[0], c.at[1], e);
+  }
+
+  hover(sq) {
+    if (replay.active || !this.plan) return;
+    if (!sq) {
+      board.showArea(null);
+      board.showPath(null);
+      return;
+    }
+    const acts = this.plan.squares.get(key(...sq));
+    const a = acts && (acts.find((x) => x.area) || acts.find((x) => x.path) || acts[0]);
+    this.preview(a || null);
+  }
+
+  async showCard(cid) {
+    this.cardId = cid;
+    try {
+      const card = await api.card(this.id, cid);
+      renderCard(card, this.state);
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  /** Place the rest of the human's creatures: each in the middle of its allowed squares. */
+  async autoPlace() {
+    const gen = this.generation;
+    while (gen === this.generation && this.state.human_to_act && this.state.phase === "place" && this.actions.length) {
+      const places = this.actions.filter((a) => a.do === "place");
+      if (!places.length) break;
+      const a = places[Math.floor(places.length / 2)];
+      this.setBusy(true);
+      try {
+        const r = await api.act(this.id, { index: a.index });
+        this.state = r.state;
+        this.render();
+        await this.loadActions(gen);
+      } catch (e) {
+        showError(e);
+        break;
+      } finally {
+        this.setBusy(false);
+      }
+    }
+    await this.proceed(gen);
+  }
+}
+
+function hideMenu() {
+  $("menu").hidden = true;
+}
+
+function setMode(mode) {
+  document.body.dataset.mode = mode;
+  document.getElementById("start-view").hidden = mode !== "start";
+  document.getElementById("game-view").hidden = mode === "start";
+  $("replay-bar").hidden = mode !== "replay";
+  $("steps-panel").hidden = mode !== "replay";
+  $("decision").hidden = mode !== "game";
+  $("result").hidden = true;
+}
+
+const game = new GameView();
+
+// Start screen.
+
+let catalog = null;
+
+function option(value, text) {
+  const o = document.createElement("option");
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+async function showStart() {
+  game.leave();
+  replay.leave();
+  setMode("start");
+  $("title").textContent = "";
+  $("round").textContent = "–";
+  $("turn").replaceChildren();
+  $("score").replaceChildren();
+  document.body.dataset.ui = "start";
+  try {
+    if (!catalog) {
+      catalog = await api.scenarios();
+      fillStart(catalog);
+    }
+    const { games } = await api.games();
+    const ul = $("games");
+    ul.replaceChildren();
+    for (const g of games) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `#/game/${encodeURIComponent(g.id)}`;
+      a.textContent = `${g.id} — ${g.ruleset}, round ${g.round}${g.over ? " (over)" : ""}`;
+      li.appendChild(a);
+      ul.appendChild(li);
+    }
+    if (!games.length) ul.innerHTML = "<li class=hint>none yet</li>";
+  } catch (e) {
+    showError(e);
+  }
+  document.body.dataset.ui = "start-ready";
+}
+
+const DEFAULT_WARBANDS = ["civilization-gatehouse-guard", "borderlands-ashpit-warhost"];
+const DEFAULT_MAPS = ["ashen-crossroads", "gloomwater-cistern"];
+
+function fillStart(cat) {
+  const agents = cat.agents.includes("human") ? cat.agents : ["human", ...cat.agents];
+  for (const i of [0, 1]) {
+    const wb = $(`warband-${i}`);
+    for (const w of cat.warbands) wb.appendChild(option(w.name, `${w.name} (${w.points} pts)`));
+    if (cat.warbands.some((w) => w.name === DEFAULT_WARBANDS[i])) wb.value = DEFAULT_WARBANDS[i];
+    const mp = $(`map-${i}`);
+    for (const m of cat.maps.filter((x) => x.ruleset === "ddm2008")) mp.appendChild(option(m.name, m.name));
+    if (cat.maps.some((m) => m.name === DEFAULT_MAPS[i])) mp.value = DEFAULT_MAPS[i];
+    const pl = $(`player-${i}`);
+    for (const a of agents) pl.appendChild(option(a, a));
+    pl.value = i === 0 ? "human" : agents.includes("tactician") ? "tactician" : agents[1];
+    wb.addEventListener("change", showWarbandInfo);
+  }
+  const sc = $("scenario");
+  for (const s of cat.scenarios) {
+    const o = option(s.name, `${s.title || s.name} (${s.ruleset})${s.playable ? "" : " — cannot be played yet"}`);
+    o.disabled = !s.playable;
+    sc.appendChild(o);
+  }
+  const firstPlayable = cat.scenarios.find((s) => s.playable);
+  if (firstPlayable) sc.value = firstPlayable.name;
+  sc.addEventListener("change", () => fillScenarioSides(agents));
+  fillScenarioSides(agents);
+  for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", modeChanged);
+  if (!cat.scenarios.length) $("mode-scenario").disabled = true;
+  modeChanged();
+  showWarbandInfo();
+}
+
+function fillScenarioSides(agents) {
+  const box = $("scenario-sides");
+  box.replaceChildren();
+  const s = catalog.scenarios.find((x) => x.name === $("scenario").value);
+  (s ? s.sides : []).forEach((side, i) => {
+    const label = document.createElement("label");
+    label.textContent = `${side} `;
+    const sel = document.createElement("select");
+    sel.dataset.testid = `scenario-player-${i}`;
+    sel.dataset.side = side;
+    for (const a of agents) sel.appendChild(option(a, a));
+    sel.value = i === 0 ? "human" : agents.includes("tactician") ? "tactician" : agents[1];
+    label.appendChild(sel);
+    box.appendChild(label);
+  });
+}
+
+function modeChanged() {
+  const mode = document.querySelector("input[name=mode]:checked").value;
+  for (const f of document.querySelectorAll("[data-for]")) f.hidden = f.dataset.for !== mode;
+  $("warband-info").hidden = mode !== "warbands";
+}
+
+function showWarbandInfo() {
+  const parts = [0, 1].map((i) => {
+    const w = catalog.warbands.find((x) => x.name === $(`warband-${i}`).value);
+    return w && w.creatures.length ? `${w.side}: ${w.creatures.join(", ")}` : "";
+  });
+  $("warband-info").textContent = parts.filter(Boolean).join(" — ");
+}
+
+async function startGame() {
+  const mode = document.querySelector("input[name=mode]:checked").value;
+  const seed = Number($("seed").value || 1);
+  const body = { seed };
+  if (mode === "scenario") {
+    body.scenario = $("scenario").value;
+    body.players = Object.fromEntries([...$("scenario-sides").querySelectorAll("select")].map((s) => [s.dataset.side, s.value]));
+  } else {
+    const w = [0, 1].map((i) => catalog.warbands.find((x) => x.name === $(`warband-${i}`).value));
+    body.warbands = w.map((x) => x.name);
+    body.maps = [0, 1].map((i) => $(`map-${i}`).value);
+    const sides = w[0].side === w[1].side ? [`${w[0].side}-1`, `${w[1].side}-2`] : [w[0].side, w[1].side];
+    body.players = { [sides[0]]: $("player-0").value, [sides[1]]: $("player-1").value };
+  }
+  try {
+    $("start").disabled = true;
+    const r = await api.newGame(body);
+    location.hash = `#/game/${encodeURIComponent(r.id)}`;
+  } catch (e) {
+    showError(e);
+  } finally {
+    $("start").disabled = false;
+  }
+}
+
+async function loadGame(file) {
+  try {
+    const data = await readJsonFile(file);
+    const r = await api.load(data);
+    location.hash = `#/game/${encodeURIComponent(r.id)}`;
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function openReplay(file) {
+  try {
+    const data = await readJsonFile(file);
+    const r = await api.openReplay(data);
+    location.hash = `#/replay/${encodeURIComponent(r.id)}`;
+  } catch (e) {
+    showError(e);
+  }
+}
+
+$("start").addEventListener("click", startGame);
+$("load-file").addEventListener("change", (e) => e.target.files[0] && loadGame(e.target.files[0]).then(() => (e.target.value = "")));
+for (const id of ["open-replay", "open-replay-top"]) {
+  $(id).addEventListener("change", (e) => e.target.files[0] && openReplay(e.target.files[0]).then(() => (e.target.value = "")));
+}
+
+async function route() {
+  hideMenu();
+  const m = location.hash.match(/^#\/(game|replay)\/(.+)$/);
+  if (!m) return showStart();
+  const id = decodeURIComponent(m[2]);
+  if (m[1] === "game") {
+    replay.leave();
+    return game.open(id);
+  }
+  game.leave();
+  setMode("replay");
+  return replay.open(id);
+}
+
+window.addEventListener("hashchange", route);
+route();

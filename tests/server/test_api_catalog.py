@@ -64,3 +64,31 @@ def test_serve_command_is_registered():
     bad = subprocess.run([sys.executable, "-m", "skirmish", "serve", "--scenarios", "no-such-folder"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert bad.returncode == 2 and "no such folder" in bad.stderr
+
+
+def test_serve_answers_over_http():
+    import socket
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "skirmish", "serve", "--port", str(port)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/api/scenarios", timeout=5)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        assert r.status_code == 200 and "sample-ddm2008" in {s["name"] for s in r.json()["scenarios"]}
+        created = httpx.post(f"http://127.0.0.1:{port}/api/games", json={}, timeout=30)
+        assert created.status_code == 201 and created.json()["state"]["ruleset"] == "ddm2008"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -6,6 +6,8 @@ the engine's state from the API.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from browser_helpers import Server, assert_board_matches, read_board, screenshot
@@ -84,7 +86,7 @@ def nearest_enemy_distance(state: dict[str, Any], sq: list[int], side: str) -> i
                 for c in state["creatures"].values() if c["side"] != side and c["on_map"]), default=0)
 
 
-def test_a_game_is_played_by_clicking(page: Any, server: Server) -> None:
+def test_a_game_is_played_by_clicking(page: Any, server: Server, tmp_path: Path) -> None:
     gid = start_game(page, server)
     setup_by_clicking(page, server, gid)
     attacked = answered = 0
@@ -156,3 +158,16 @@ def test_a_game_is_played_by_clicking(page: Any, server: Server) -> None:
     shown = read_board(page)
     assert all(line["shown"] for line in shown["lines"])
     page.uncheck("[data-testid=show-dice]")
+    # Save the game (a replay file), load it back: the same position, still the person's move.
+    with page.expect_download() as download:
+        page.click("[data-testid=save]")
+    saved = tmp_path / "saved.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text()) == server.get(f"/api/games/{gid}/replay")
+    page.set_input_files("[data-testid=load-file]", str(saved))
+    page.wait_for_function(f"() => location.hash.startsWith('#/game/') && !location.hash.endsWith('/{gid}')")
+    wait_for_human(page)
+    loaded = server.get(f"/api/games/{game_id(page)}")
+    assert loaded["creatures"] == state["creatures"]
+    assert loaded["round"] == state["round"]
+    assert_board_matches(page, loaded)

@@ -166,7 +166,8 @@ class GameView {
     const s = this.state;
     const actor = r.actor ? s.creatures[r.actor] : null;
     const phase = s.phase;
-    let hint = PHASE_HINT[phase] || "Choose an action.";
+    const onBoard = this.plan.squares.size || this.plan.targets.size;
+    let hint = PHASE_HINT[phase] || (onBoard ? PHASE_HINT.act : "Choose an action.");
     if (phase === "place" && actor) hint = `${hint} ${actor.name || r.actor}.`;
     const head = document.createElement("div");
     head.className = "who";

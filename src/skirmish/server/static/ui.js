@@ -20,6 +20,7 @@ function colourOf(state, side) {
 /** Round, whose turn, and the score per side. */
 export function renderHeader(state) {
   document.body.dataset.phase = state.phase || "";
+  document.body.dataset.ruleset = state.ruleset || "";
   $("title").textContent = state.title || state.ruleset;
   $("round").textContent = String(state.round);
   const turn = $("turn");

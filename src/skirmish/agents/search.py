@@ -62,7 +62,8 @@ class SearchBudget:
             key, _, value = part.partition("=")
             key = key.strip()
             if key not in fields:
-                raise SkirmishError(f"search budget: unknown {key!r}; use {', '.join(fields)} (as search:width=4:samples=8)")
+                raise SkirmishError(f"search budget: unknown {key!r}; use {', '.join(fields)} "
+                                    "(as search:width=4:samples=8)")
             try:
                 number = int(value)
             except ValueError:

@@ -142,6 +142,11 @@ def _targets(state: Any, action: Any, actor: Creature | None, attack: Attack | N
     many = getattr(action, "targets", None)
     if isinstance(many, tuple | list):
         ids.extend(str(t) for t in many if str(t) not in ids)
+    if ids and actor is not None and isinstance(getattr(action, "to", None), tuple) and action.to != actor.at:
+        # An attack after a move (a charge) is made from where the move ends.
+        state = state.clone()
+        actor = state.creatures[actor.id]
+        actor.at = action.to
     out = []
     for tid in ids:
         target = state.creatures.get(tid)

@@ -1,4 +1,5 @@
-"""The ddm2008 tactician: remembering position values within a decision changes no choice."""
+"""The ddm2008 tactician: remembering position values within a decision, and looking at attacks best
+bound first, change no choice."""
 
 from __future__ import annotations
 
@@ -36,3 +37,46 @@ def test_remembered_position_values_give_the_same_choices():
             moves += 1
         state.apply(chosen)
     assert moves > 20  # enough decisions to have compared many scored ones
+
+
+def _plain_best_attack(state: Any, c: Any) -> float:
+    """The best attack value from where ``c`` stands, over every valid target of every attack."""
+    from skirmish.rulesets.ddm2008 import combat
+    from skirmish.rulesets.ddm2008.tactician import attack_value
+
+    best = 0.0
+    for spec in c.template.attacks:
+        if spec.area is not None or combat.attack_allowed(state, c, spec):
+            continue
+        for t in combat.valid_targets(state, c, spec):
+            best = max(best, attack_value(state, c, spec, t))
+    return best
+
+
+def test_best_attack_by_bounds_is_the_plain_maximum():
+    """Taking (attack, target) pairs best bound first and stopping early gives the plain maximum from
+    every square the acting creature could reach, all through a game."""
+    state = new_game([("a", ["greywood-wolf", "hillfort-spearman", "thornbury-slinger", "redmaw-goblin-skulker"]),
+                      ("b", ["gloomfang-goblin", "redmaw-goblin-skulker", "scarhide-orc-raider", "thornbury-slinger"])],
+                     ["broken-bridge-shrine"], seed=6)
+    agents = {s: Ddm2008Tactician(i) for i, s in enumerate(state.sides())}
+    compared = pruned = 0
+    for _ in range(400):
+        if state.is_over():
+            break
+        actions = state.legal_actions()
+        if state.phase == "act" and not state.act.attack_used:
+            c = state.creatures[state.active]
+            agent = agents[state.current_side]
+            here = c.at
+            for sq in {a.to for a in actions if hasattr(a, "to") and a.to is not None}:
+                c.at = sq
+                with agent._memo.deciding():
+                    fast = agent._best_attack_from_here(state, c)
+                plain = _plain_best_attack(state, c)
+                c.at = here
+                assert fast == plain, (c.id, sq)
+                compared += 1
+                pruned += plain > 0
+        state.apply(agents[state.current_side].choose(state, actions))
+    assert compared > 100 and pruned > 10

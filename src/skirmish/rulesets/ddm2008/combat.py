@@ -104,17 +104,17 @@ def valid_targets(state: Ddm2008State, c: Creature, spec: AttackSpec) -> list[Cr
     enemies = [e for e in state.enemies_of(c) if e.status == "active"]
     if spec.range == "nearest":
         return state.nearest(c, [e for e in enemies if can_see(state, c, e)])
-    out = []
-    for e in enemies:
-        if not can_see(state, c, e):
-            continue
-        if spec.range == "sight":
-            out.append(e)
-            continue
-        d = state.distance(c, e)
-        if d is not None and d <= spec.reach:
-            out.append(e)
-    return out
+    return [e for e in enemies if in_reach(state, c, spec, e)]
+
+
+def in_reach(state: Ddm2008State, c: Creature, spec: AttackSpec, e: Creature) -> bool:
+    """Whether a direct attack without the "nearest" rule may target ``e``: seen and within range
+    (M08-080..M08-082)."""
+    if spec.range != "sight":
+        d = state.distance(c, e)  # before sight: counting squares is much cheaper than tracing lines
+        if d is None or d > spec.reach:
+            return False
+    return can_see(state, c, e)
 
 
 def attack_actions(state: Ddm2008State, c: Creature) -> list[Action]:

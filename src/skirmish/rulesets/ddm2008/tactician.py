@@ -51,15 +51,18 @@ def hit_chance(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, 
     return min(0.95, max(0.05, (21 - need) / 20))
 
 
-def damage_of(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *, charge: bool = False) -> float:
-    """Mean damage of a hit, with extra damage from powers and the target's resistances."""
+def damage_of(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *, charge: bool = False,
+              advantage: bool | None = None) -> float:
+    """Mean damage of a hit, with extra damage from powers and the target's resistances; ``advantage``
+    says whether the attacker has combat advantage (worked out from the position when None)."""
     if spec.damage is None:
         return 0.0
     amount = float(spec.damage.mean())
     for p in combat.stats(c).get("special_powers", []):
         if p["kind"] == "charge_damage" and charge:
             amount += p["amount"]
-        if p["kind"] == "sneak_attack" and combat.combat_advantage(state, c, t):
+        if p["kind"] == "sneak_attack" and (
+                advantage if advantage is not None else combat.combat_advantage(state, c, t)):
             amount += p["amount"]
     ab = combat.stats(t).get("abilities") or {}
     for dtype in spec.damage.types():
@@ -77,6 +80,16 @@ def attack_value(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature
     """What hitting this target is worth, in victory points: its share of damage, and its cost if it dies."""
     p = hit_chance(state, c, spec, t, charge=charge, bonus=bonus)
     dmg = damage_of(state, c, spec, t, charge=charge) + extra
+    return _worth_of_hit(state, c, spec, t, p, dmg)
+
+
+def attack_bound(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature) -> float:
+    """A value no ``attack_value`` of this attack on this target can exceed from any square: a certain
+    hit with combat advantage."""
+    return _worth_of_hit(state, c, spec, t, 1.0, damage_of(state, c, spec, t, advantage=True))
+
+
+def _worth_of_hit(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, p: float, dmg: float) -> float:
     cost = max(1, int(combat.stats(t).get("cost", 1)))
     hp = max(1, t.hp)
     value = p * min(dmg, hp) / max(1, t.template.max_hp) * cost
@@ -210,13 +223,7 @@ class Ddm2008Tactician:
             value = 0.0
             enemies = [e for e in state.enemies_of(c) if e.status == "active"]
             if not state.act.attack_used:
-                best = 0.0
-                for spec in c.template.attacks:
-                    if spec.area is not None or combat.attack_allowed(state, c, spec):
-                        continue
-                    for t in combat.valid_targets(state, c, spec):
-                        best = max(best, attack_value(state, c, spec, t))
-                value += best
+                value += self._best_attack_from_here(state, c)
             if combat.in_victory_area(state, c):
                 value += 4.0
             # Danger: enemies that can hit it where it stands.
@@ -231,6 +238,41 @@ class Ddm2008Tactician:
             return value
         finally:
             c.at = here
+
+    def _best_attack_from_here(self, state: Ddm2008State, c: Creature) -> float:
+        """The best ``attack_value`` of a direct attack from where the creature stands (0 if none).
+
+        The (attack, target) pairs are taken best bound first and the search stops once no bound can
+        beat the best found, so most squares trace few lines of sight; the answer is the plain maximum."""
+        usable, pairs = self._memo.get(("pairs", c.id), lambda: self._attack_pairs(state, c))
+        best = 0.0
+        if not usable:  # the "nearest" rule: whom it may target depends on the square
+            for spec in c.template.attacks:
+                if spec.area is not None or combat.attack_allowed(state, c, spec):
+                    continue
+                for t in combat.valid_targets(state, c, spec):
+                    best = max(best, attack_value(state, c, spec, t))
+            return best
+        for bound, spec, t in pairs:
+            if bound <= best:
+                break
+            if combat.in_reach(state, c, spec, t):
+                best = max(best, attack_value(state, c, spec, t))
+        return best
+
+    def _attack_pairs(self, state: Ddm2008State, c: Creature) -> tuple[bool, list[tuple[float, AttackSpec, Creature]]]:
+        """Every direct attack the creature may make this decision with every active enemy, best bound
+        first; (False, []) when an attack follows the "nearest" rule."""
+        enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+        pairs = []
+        for spec in c.template.attacks:
+            if spec.area is not None or combat.attack_allowed(state, c, spec):
+                continue
+            if spec.range == "nearest":
+                return False, []
+            pairs.extend((attack_bound(state, c, spec, t), spec, t) for t in enemies)
+        pairs.sort(key=lambda p: p[0], reverse=True)
+        return True, pairs
 
     def _activation_value(self, state: Ddm2008State, c: Creature) -> float:
         best = 0.0

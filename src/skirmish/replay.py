@@ -59,14 +59,28 @@ def parse_replay(data: Any, file: str | None = None) -> tuple[dict[str, Any], in
         raise ContentError(f"not a skirmish replay (version {REPLAY_VERSION}): a replay is an object with "
                            f'"skirmish_replay": {REPLAY_VERSION}, "seed", "source" and "actions"', file=file)
     source, seed, actions = data.get("source"), data.get("seed"), data.get("actions")
-    if not isinstance(source, dict) or not ("scenario" in source or "warbands" in source):
-        raise ContentError('a replay\'s "source" is {"scenario": file} or {"warbands": [...], "maps": [...]}',
-                           file=file)
+    if not _good_source(source):
+        raise ContentError('a replay\'s "source" is {"scenario": "<file>"} or {"warbands": [[side, [creature, '
+                           '...]], [side, [...]]], "maps": ["<map>", ...]}', file=file)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ContentError(f'a replay\'s "seed" is a whole number, not {seed!r}', file=file)
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
         raise ContentError('a replay\'s "actions" is a list of steps ({"actor", "do", ...})', file=file)
     return source, seed, list(actions)
+
+
+def _good_source(source: Any) -> bool:
+    """Whether a replay's source has the shape ``build_game`` reads."""
+    if not isinstance(source, dict):
+        return False
+    if "scenario" in source:
+        return isinstance(source["scenario"], str)
+    bands, maps = source.get("warbands"), source.get("maps", [])
+    return (isinstance(bands, list) and len(bands) == 2
+            and all(isinstance(b, list) and len(b) == 2 and isinstance(b[0], str) and isinstance(b[1], list)
+                    and all(isinstance(n, str) for n in b[1]) for b in bands)
+            and isinstance(maps, list) and all(isinstance(m, str) for m in maps)
+            and isinstance(source.get("options") or {}, dict))
 
 
 def load_replay(path: Path) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:

@@ -86,6 +86,8 @@ def test_bad_steps_and_unknown_replays(client: TestClient, finished: tuple[dict,
 @pytest.mark.parametrize(("change", "words"), [
     ({"skirmish_replay": 2}, "not a skirmish replay"),
     ({"source": {"somewhere": 1}}, "source"),
+    ({"source": {"warbands": [["a"]], "maps": 5}}, "source"),
+    ({"source": {"scenario": 5}}, "source"),
     ({"actions": "all of them"}, "actions"),
     ({"source": {"scenario": "no-such-file.yaml"}}, "no-such-file.yaml"),
 ])

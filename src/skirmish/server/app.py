@@ -88,6 +88,12 @@ def create_app(scenarios_dir: Path | None = None) -> FastAPI:
     async def bad_content(_: Request, e: SkirmishError) -> JSONResponse:
         return JSONResponse({"detail": str(e)}, status_code=422)
 
+    @app.exception_handler(Exception)
+    async def failed(_: Request, e: Exception) -> JSONResponse:
+        # A bug, not bad input: still one sentence for the page, not a traceback.
+        return JSONResponse({"detail": f"the server failed ({type(e).__name__}: {e}); this is a bug in skirmish"},
+                            status_code=500)
+
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, e: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _sentence(e.errors())}, status_code=422)

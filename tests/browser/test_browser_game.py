@@ -89,7 +89,7 @@ def nearest_enemy_distance(state: dict[str, Any], sq: list[int], side: str) -> i
 def test_a_game_is_played_by_clicking(page: Any, server: Server, tmp_path: Path) -> None:
     gid = start_game(page, server)
     setup_by_clicking(page, server, gid)
-    attacked = answered = 0
+    attacked = answered = area_hovered = 0
     for _ in range(ACTIVATIONS):
         state = server.get(f"/api/games/{gid}")
         assert_board_matches(page, state)
@@ -99,14 +99,30 @@ def test_a_game_is_played_by_clicking(page: Any, server: Server, tmp_path: Path)
         # Select: click one of the ringed creatures.
         selectable = page.locator("[data-testid^=selectable-]")
         assert selectable.count() > 0
-        cid = str(selectable.first.get_attribute("data-testid")).removeprefix("selectable-")
+        ids = [str(t).removeprefix("selectable-") for t in
+               selectable.evaluate_all("els => els.map(e => e.dataset.testid)")]
+        # An ember adept when one is ready: its flame ring is an area attack.
+        cid = next((c for c in ids if c.startswith("ember-adept")), ids[0])
         page.click(f"[data-testid=token-{cid}]")
         wait_for_human(page)
         state = server.get(f"/api/games/{gid}")
         assert state["turn"] == cid
         assert page.locator("[data-testid=card-name]").inner_text() == state["creatures"][cid]["name"]
-        # Move: click the highlighted square nearest the enemy; its cost is written in it.
         actions = server.get(f"/api/games/{gid}/actions")["actions"]
+        # Hovering an area attack's square shows the squares it would hit.
+        areas = [a for a in actions if a["area"] and "at" in a["step"]]
+        if areas:
+            enemies = [c["at"] for c in state["creatures"].values() if c["side"] != side and c["on_map"]]
+            aim = max(areas, key=lambda a: sum(sq in a["area"] for sq in enemies))
+            x, y = aim["step"]["at"]
+            page.hover(f"[data-testid=square-{x}-{y}]")
+            shown_area = page.locator("[data-testid^=area-]").evaluate_all(
+                "els => els.map(e => e.dataset.testid)")
+            assert sorted(shown_area) == sorted(f"area-{ax}-{ay}" for ax, ay in aim["area"])
+            if not area_hovered:
+                screenshot(page, "game.png")
+            area_hovered += 1
+        # Move: click the highlighted square nearest the enemy; its cost is written in it.
         moves = [a for a in actions if a["do"] == "move"]
         assert moves, f"{cid} has nowhere to move"
         best = min(moves, key=lambda a: (nearest_enemy_distance(state, a["to"], side), -a["cost"]))
@@ -115,7 +131,6 @@ def test_a_game_is_played_by_clicking(page: Any, server: Server, tmp_path: Path)
         assert page.locator(f"[data-testid=cost-{x}-{y}]").text_content() == str(cheapest)
         page.hover(f"[data-testid=square-{x}-{y}]")
         page.wait_for_selector(".move-path", state="attached")
-        screenshot(page, "game.png")
         pick(page, x, y)
         wait_for_human(page)
         state = server.get(f"/api/games/{gid}")
@@ -151,6 +166,7 @@ def test_a_game_is_played_by_clicking(page: Any, server: Server, tmp_path: Path)
             assert state["human_to_act"] or state["over"]
     assert attacked >= 1, "no attack was ever in range"
     assert answered >= 1, "the agent never answered"
+    assert area_hovered >= 1, "no area attack was offered"
     state = server.get(f"/api/games/{gid}")
     assert_board_matches(page, state)
     # Dice lines appear when asked for.

@@ -92,6 +92,9 @@ class GameView {
   leave() {
     this.generation++;
     this.id = null;
+    this.plan = null;
+    this.actions = [];
+    board.clearHighlights();
     $("save").hidden = true;
   }
 
@@ -202,17 +205,23 @@ class GameView {
     const endTurn = this.actions.find((a) => a.do === "end_turn");
     if (endTurn) $("end-turn").hidden = false;
     if (phase === "place") $("auto-place").hidden = false;
+    // Short lists in full; long ones keep moves, placements and each area attack's squares folded away.
     const main = [];
-    const moves = [];
-    for (const a of this.actions) (["move", "shift", "place", "activate"].includes(a.do) && this.actions.length > 12 ? moves : main).push(a);
+    const folded = new Map();
+    const long = this.actions.length > 12;
+    for (const a of this.actions) {
+      const group = !long ? null : a.area ? `${a.step.with || a.do} (area)` : ["move", "shift", "place", "activate"].includes(a.do) ? a.do : null;
+      if (group) (folded.get(group) || folded.set(group, []).get(group)).push(a);
+      else main.push(a);
+    }
     for (const a of main) box.appendChild(this.actionButton(a));
-    if (moves.length) {
+    for (const [group, acts] of folded) {
       const det = document.createElement("details");
-      det.dataset.testid = "more-actions";
+      det.dataset.testid = `more-${group.split(" ")[0]}`;
       const sum = document.createElement("summary");
-      sum.textContent = `${moves.length} more (${[...new Set(moves.map((a) => a.do))].join(", ")})`;
+      sum.textContent = `${group}: ${acts.length} choices (or click the map)`;
       det.appendChild(sum);
-      for (const a of moves) det.appendChild(this.actionButton(a));
+      for (const a of acts) det.appendChild(this.actionButton(a));
       box.appendChild(det);
     }
   }
@@ -235,7 +244,13 @@ class GameView {
       board.showPath(null);
       return;
     }
-    board.showArea(a.area);
+    let area = a.area;
+    if (!area && a.do === "choose_start" && this.state.map.zones) {
+      // A start area is the map's zones named for it (start_a, start_a2...).
+      const zones = Object.entries(this.state.map.zones).filter(([name]) => new RegExp(`^start_${a.step.area}\\d*$`).test(name));
+      area = zones.flatMap(([, z]) => z.squares);
+    }
+    board.showArea(area);
     const actor = this.state.creatures[a.step?.actor];
     board.showPath(a.path, actor && actor.on_map ? actor.at : null);
   }
@@ -324,9 +339,13 @@ class GameView {
       board.showPath(null);
       return;
     }
-    const acts = this.plan.squares.get(key(...sq));
-    const a = acts && (acts.find((x) => x.area) || acts.find((x) => x.path) || acts[0]);
-    this.preview(a || null);
+    // A square can be both a move's end and an area attack's aim: show the path and the area.
+    const acts = this.plan.squares.get(key(...sq)) || [];
+    const area = acts.find((x) => x.area);
+    const walk = acts.find((x) => x.path);
+    board.showArea(area ? area.area : null);
+    const actor = walk && this.state.creatures[walk.step.actor];
+    board.showPath(walk ? walk.path : null, actor && actor.on_map ? actor.at : null);
   }
 
   async showCard(cid) {
@@ -362,6 +381,10 @@ class GameView {
     await this.proceed(gen);
   }
 }
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") hideMenu();
+});
 
 function hideMenu() {
   $("menu").hidden = true;

@@ -213,3 +213,16 @@ def test_load_refuses_what_is_not_a_good_replay(client: TestClient, new_game: Ca
         r = client.post("/api/games/load", json={"replay": bad})
         assert r.status_code == 422 and words in r.json()["detail"], r.text
     assert client.post("/api/games/load", json={}).status_code == 422
+
+
+def test_an_unexpected_failure_is_one_sentence(monkeypatch: pytest.MonkeyPatch):
+    from skirmish.server.app import create_app
+    from skirmish.server.games import Store
+
+    def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Store, "new_game", broken)
+    r = TestClient(create_app(), raise_server_exceptions=False).post("/api/games", json={})
+    assert r.status_code == 500 and r.json() == {"detail": "the server failed (RuntimeError: a bug); this is a bug in "
+                                                           "skirmish"}

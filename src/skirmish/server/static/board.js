@@ -303,7 +303,7 @@ export class Board {
       const g = el("g", { class: "target-mark", "data-testid": `target-${cid}`, transform: `translate(${c.at[0] * CELL} ${c.at[1] * CELL})` }, this.markLayer);
       el("circle", { cx: size / 2, cy: size / 2, r: size / 2 + 1, class: "target-ring" }, g);
       const words = [];
-      if (info.cover && info.cover !== "none") words.push(`${String(info.cover).replaceAll("_", " ")} cover`);
+      if (info.cover) words.push(info.cover === "none" ? "no cover" : `${String(info.cover).replaceAll("_", " ")} cover`);
       if (info.ca) words.push("CA");
       if (words.length) {
         const text = words.join(" · ");

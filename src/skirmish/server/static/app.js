@@ -61,6 +61,12 @@ class GameView {
       if (a) this.apply(a);
     });
     $("auto-place").addEventListener("click", () => this.autoPlace());
+    this.paused = false;
+    $("pause").addEventListener("click", () => {
+      this.paused = !this.paused;
+      $("pause").textContent = this.paused ? "Resume" : "Pause";
+      if (!this.paused && !this.busy) this.proceed();
+    });
     document.addEventListener("click", (e) => {
       if (!e.target.closest("[data-testid=menu]") && !e.target.closest("svg")) hideMenu();
     });
@@ -68,6 +74,7 @@ class GameView {
 
   async open(id) {
     const gen = ++this.generation;
+    this.paused = false;
     this.id = id;
     this.actions = [];
     this.plan = null;
@@ -115,8 +122,9 @@ class GameView {
   /** Let the agents play one action at a time, each shown briefly, until a human must decide. */
   async proceed(gen = this.generation) {
     this.setBusy(true);
+    if (!this.state.over && !this.state.human_to_act) this.showDecision(null);
     try {
-      while (gen === this.generation && !this.state.over && !this.state.human_to_act) {
+      while (gen === this.generation && !this.paused && !this.state.over && !this.state.human_to_act) {
         const r = await api.advance(this.id, 1);
         if (gen !== this.generation) return;
         await board.animate(r.events);
@@ -161,8 +169,11 @@ class GameView {
     box.replaceChildren();
     $("end-turn").hidden = true;
     $("auto-place").hidden = true;
+    const pause = $("pause");
+    pause.hidden = Boolean(r) || this.state.over;
+    pause.textContent = this.paused ? "Resume" : "Pause";
     if (!r) {
-      prompt.textContent = this.state.over ? "The game is over." : "The agents are playing…";
+      prompt.textContent = this.state.over ? "The game is over." : this.paused ? "Paused: the agents wait." : "The agents are playing…";
       board.clearHighlights();
       return;
     }

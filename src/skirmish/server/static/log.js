@@ -27,8 +27,7 @@ export class Log {
     this.shown = events.length;
     for (const li of this.list.querySelectorAll(".fresh")) li.classList.remove("fresh");
     for (const n of fresh) this.list.children[n]?.classList.add("fresh");
-    const last = this.list.lastElementChild;
-    if (last) last.scrollIntoView({ block: "nearest" });
+    this.list.scrollTop = this.list.scrollHeight;
   }
 
   clear() {

@@ -107,8 +107,11 @@ export class ReplayView {
     $("replay-step").textContent = `${s.step} / ${s.steps}`;
     $("replay-bar").dataset.step = String(s.step);
     for (const li of $("steps").children) li.classList.toggle("current", Number(li.dataset.k) === s.step);
-    const cur = $("steps").querySelector(".current");
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    const list = $("steps");
+    const cur = list.querySelector(".current");
+    // Scroll the list only (scrollIntoView would scroll the page too).
+    if (cur) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+    else list.scrollTop = 0;
     const banner = $("result");
     banner.hidden = !s.over;
     if (s.over) banner.textContent = s.winner ? `${s.winner} wins after ${s.round} rounds` : `A draw after ${s.round} rounds`;

@@ -63,7 +63,8 @@ export function fillLegend(state) {
     const item = span("item");
     const sw = span("swatch round");
     sw.style.background = side.colour;
-    item.append(sw, `${side.name} (${(state.players || {})[side.name] || "side"})`);
+    const kind = (state.players || {})[side.name];
+    item.append(sw, kind ? `${side.name} (${kind})` : side.name);
     legend.appendChild(item);
   }
   for (const [ch, t] of Object.entries(state.map.terrain)) {

@@ -197,11 +197,11 @@ class Ddm2008Tactician:
         risk = 0.0
         here = c.at
         provoked: set[str] = set()
+        reactors = self._memo.get(("reactors", c.id), lambda: [
+            e for e in state.enemies_of(c) if e.id not in state.act.oa_taken and state.can_react(e)])
         for sq in path:
-            for e in state.enemies_of(c):
-                if e.id in provoked or e.id in state.act.oa_taken or not state.can_react(e):
-                    continue
-                if geometry.adjacent(c.squares, e.squares):
+            for e in reactors:
+                if e.id not in provoked and geometry.adjacent(c.squares, e.squares):
                     provoked.add(e.id)
                     risk += self._threat(state, e, c)
             c.at = sq

@@ -466,7 +466,7 @@ function fillStart(cat) {
     for (const w of cat.warbands) wb.appendChild(option(w.name, `${w.name} (${w.points} pts)`));
     if (cat.warbands.some((w) => w.name === DEFAULT_WARBANDS[i])) wb.value = DEFAULT_WARBANDS[i];
     const mp = $(`map-${i}`);
-    for (const m of cat.maps.filter((x) => x.ruleset === "ddm2008")) mp.appendChild(option(m.name, m.name));
+    for (const m of cat.maps.filter((x) => x.ruleset === "ddm2008")) mp.appendChild(option(m.name, m.title || m.name));
     if (cat.maps.some((m) => m.name === DEFAULT_MAPS[i])) mp.value = DEFAULT_MAPS[i];
     const pl = $(`player-${i}`);
     for (const a of agents) pl.appendChild(option(a, a));

@@ -29,7 +29,7 @@ def test_scenarios_lists_scenarios_warbands_maps_agents_and_rulesets(client: Tes
     assert "warden-of-the-gate" in guard["creatures"]
     assert {"name": "ashen-crossroads", "ruleset": "ddm2008"}.items() <= next(
         m for m in data["maps"] if m["name"] == "ashen-crossroads").items()
-    assert {"random", "tactician"} <= set(data["agents"]) and data["agents"][-1] == "human"
+    assert {"random", "tactician", "search"} <= set(data["agents"]) and data["agents"][-1] == "human"
     rulesets = {r["name"]: r for r in data["rulesets"]}
     assert rulesets["ddm2008"]["playable"] and not rulesets["dnd3"]["playable"] and rulesets["dnd5e"]["title"]
 

@@ -69,11 +69,21 @@ def maps() -> list[dict[str, Any]]:
 
 
 def agents() -> list[str]:
-    """The agents ``find_agent`` knows, then ``human``."""
-    import skirmish.rulesets  # noqa: F401 - rule sets register their agents on import
-    from skirmish.agents import AGENTS
+    """The agents ``find_agent`` makes for some playable rule set, then ``human``."""
+    from skirmish.agents import AGENTS, find_agent
+    from skirmish.rulesets import RULESETS
 
-    return [*sorted(set(AGENTS) | {"tactician"}), "human"]
+    playable = [name for name in RULESETS.names() if RULESETS.by_name[name]().playable]
+    known = []
+    for name in sorted(set(AGENTS) | {"tactician", "search"}):  # the two find_agent makes itself
+        for ruleset in playable:
+            try:
+                find_agent(name, ruleset)
+            except SkirmishError:
+                continue
+            known.append(name)
+            break
+    return [*known, "human"]
 
 
 def rulesets() -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 // The page: start screen, a game against the agents, and the switch to the replay view.
 
 import { api } from "./api.js";
-import { Board, isDown, key } from "./board.js";
+import { Board, key } from "./board.js";
 import { Log } from "./log.js";
 import { ReplayView } from "./replay.js";
 import { $, fillLegend, readJsonFile, renderCard, renderHeader, showError } from "./ui.js";
@@ -78,6 +78,7 @@ class GameView {
     this.id = id;
     this.actions = [];
     this.plan = null;
+    this.cardId = null;
     log.clear();
     $("card").hidden = true;
     setMode("game");

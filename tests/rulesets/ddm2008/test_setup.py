@@ -6,7 +6,7 @@ import pytest
 
 from skirmish.core.coords import footprint
 from skirmish.core.dice import Dice
-from skirmish.errors import IllegalActionError
+from skirmish.errors import ContentError, IllegalActionError
 from skirmish.rulesets.ddm2008.actions import ChooseMap, ChooseStart, Place
 from skirmish.rulesets.ddm2008.setup import new_game, placements, sealed_warband, shipped_maps, start_squares
 from skirmish.scenario.catalog import catalog
@@ -162,3 +162,19 @@ def test_m08_051_burrow_is_chosen_before_the_move_and_provokes_nothing():
     burrowed = run(load_scenario_text(text.replace("MODE", "burrow")))
     assert walked["creatures"]["m"]["hp"] == 5
     assert burrowed["creatures"]["m"]["hp"] == 10 and burrowed["creatures"]["m"]["at"] == [0, 0]
+
+
+def test_mirror_match_the_same_warband_on_both_sides_gets_distinct_ids():
+    """Mirror matches: sides named alike ("howlpack-1", "howlpack-2") still give every creature
+    its own id, each on its own side."""
+    names = ["greywood-wolf", "greywood-wolf", "gloomfang-goblin"]
+    state = new_game([("howlpack-1", names), ("howlpack-2", names)], ["broken-bridge-shrine"], 1)
+    ids = list(state.creatures)
+    assert len(ids) == 6 == len(set(ids))
+    assert sorted(c.side for c in state.creatures.values()) == ["howlpack-1"] * 3 + ["howlpack-2"] * 3
+    assert "howlpack-1-greywood-wolf-1" in ids and "howlpack-2-gloomfang-goblin" in ids
+
+
+def test_two_sides_with_one_name_are_refused():
+    with pytest.raises(ContentError, match="different names"):
+        new_game([("pack", ["greywood-wolf"]), ("pack", ["greywood-wolf"])], ["broken-bridge-shrine"], 1)

@@ -99,6 +99,11 @@ def new_game(warbands: list[tuple[str, list[str]]], maps: list[str], seed: int =
     chosen = [find_map(m) for m in maps] or [next(iter(shipped_maps().values()))]
     creatures: list[Creature] = []
     both = set(warbands[0][1]) & set(warbands[1][1])
+    if warbands[0][0] == warbands[1][0]:
+        raise ContentError(f"both warbands are called {warbands[0][0]!r}: give the two sides different names")
+    prefixes = {side: side.split("-")[0] for side, _ in warbands}
+    if len(set(prefixes.values())) < len(prefixes):
+        prefixes = {side: side for side in prefixes}  # "howlpack-1" and "howlpack-2" both start "howlpack"
     for side, names in warbands:
         counts: dict[str, int] = {}
         for name in names:
@@ -109,7 +114,7 @@ def new_game(warbands: list[tuple[str, list[str]]], maps: list[str], seed: int =
             template = ruleset.make_template(name, stats)
             # Ids are the creature's name, numbered when a warband has several, prefixed by the side
             # only when both warbands field the same creature.
-            cid = (f"{side.split('-')[0]}-" if name in both else "") + name + (
+            cid = (f"{prefixes[side]}-" if name in both else "") + name + (
                 f"-{counts[name]}" if names.count(name) > 1 else "")
             creatures.append(Creature(cid, side, template, (0, 0), status="removed"))
     pos = Position(chosen[0].grid, ruleset, creatures, Dice(seed), start={"setup": [m.key for m in chosen]})

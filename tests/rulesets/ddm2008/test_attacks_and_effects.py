@@ -1589,3 +1589,19 @@ def test_m08_151_the_priest_cannot_heal_itself():
     creatures = [cr("a1", "x", (4, 3)), {**PRIEST, "at": [0, 0], "hp": 5}, cr("b1", "y", (5, 0))]
     e = refused(PRIEST_MAP, creatures, [{**end("priest"), "power": {"champion": "priest", "name": "healing_word"}}])
     assert e.rule == "M08-151"
+
+
+def test_m08_108_state_answers_combat_advantage_as_the_rules_do():
+    """M08-108: the state's own question (the browser's target marks) agrees with the rules' reason."""
+    from skirmish.rulesets.ddm2008 import combat as rules
+    from skirmish.rulesets.ddm2008.setup import new_game
+
+    state = new_game([("a", ["hillfort-spearman", "hillfort-spearman"]), ("b", ["gloomfang-goblin"])],
+                     ["broken-bridge-shrine"], 1)
+    a1, a2, g = (state.creatures[i] for i in ("hillfort-spearman-1", "hillfort-spearman-2", "gloomfang-goblin"))
+    for c in (a1, a2, g):
+        c.status = "active"
+    g.at, a1.at, a2.at = (10, 10), (9, 10), (12, 10)
+    assert not state.combat_advantage(a1, g)
+    a2.at = (11, 10)  # opposite sides: flanking
+    assert state.combat_advantage(a1, g) == (rules.combat_advantage(state, a1, g) is not None) is True

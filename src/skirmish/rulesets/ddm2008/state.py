@@ -742,6 +742,10 @@ class Ddm2008State(Position, State):
                 return False
         return True
 
+    def combat_advantage(self, attacker: Creature, target: Creature) -> bool:
+        """Whether the attacker has combat advantage against the target now (M08-108)."""
+        return combat.combat_advantage(self, attacker, target) is not None
+
     def can_react(self, e: Creature) -> bool:
         """Whether a creature can make an opportunity attack: active, not dazed, stunned, helpless or
         confused (M08-109, M08-139..M08-144), with a basic attack."""

@@ -611,9 +611,12 @@ def charge_landings(state: Ddm2008State, c: Creature, t: Creature, spec: AttackS
     reach = state.reach(c)
     best: int | None = None
     found: list[Coord] = []
+    policy = state.ruleset.policy
     for sq in reach:
         fp = footprint(sq, c.size)
-        d = geometry.distance(state.grid, state.ruleset.policy, fp, t.squares)
+        if geometry.direct_distance(policy, fp, t.squares) > spec.reach:
+            continue  # counting round walls is never shorter than the direct count
+        d = geometry.distance(state.grid, policy, fp, t.squares)
         if d is None or d > spec.reach or d == 0:
             continue
         cost = reach.cost(sq)
@@ -631,11 +634,12 @@ def charge_actions(state: Ddm2008State, c: Creature) -> list[Action]:
     out: list[Action] = []
     melee = [a for a in c.template.attacks if a.kind == "melee" and not attack_allowed(state, c, a)]
     for t in state.enemies_of(c):
-        if t.status != "active" or not can_see(state, c, t):
+        if t.status != "active":
             continue
-        for spec in melee:
-            landings, _ = charge_landings(state, c, t, spec)
-            out.extend(Charge(c.id, target=t.id, to=sq, attack=spec.name) for sq in landings)
+        found = [(spec, charge_landings(state, c, t, spec)[0]) for spec in melee]
+        if any(landings for _, landings in found) and can_see(state, c, t):  # sight last: it costs most
+            out.extend(Charge(c.id, target=t.id, to=sq, attack=spec.name)
+                       for spec, landings in found for sq in landings)
     return out
 
 

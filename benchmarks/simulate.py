@@ -45,19 +45,21 @@ def per_call(fn, reps: int) -> float:
     return (time.perf_counter() - start) / reps * 1e6
 
 
-def probe_costs(source: dict[str, object]) -> tuple[float, float]:
-    """Microseconds for clone() and legal_actions() over positions met in a random game."""
+def probe_costs(source: dict[str, object]) -> tuple[float, float, float]:
+    """Microseconds for clone(), a quiet clone(record=False) (what the search agent plays on) and
+    legal_actions(), over positions met in a random game."""
     state = build_state(source, 1)
     rng = random.Random(1)
-    clones, legals = [], []
+    clones, quiet, legals = [], [], []
     for _ in range(60):
         if state.is_over():
             break
         clones.append(per_call(state.clone, 20))
+        quiet.append(per_call(lambda: state.clone(record=False), 20))
         legals.append(per_call(state.legal_actions, 3))
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])
-    return sum(clones) / len(clones), sum(legals) / len(legals)
+    return sum(clones) / len(clones), sum(quiet) / len(quiet), sum(legals) / len(legals)
 
 
 def main() -> None:
@@ -76,12 +78,13 @@ def main() -> None:
         start = time.perf_counter()
         run_batch(jobs, "process", cores)
         many = args.n / (time.perf_counter() - start)
-        clone_us, legal_us = probe_costs(source)
+        clone_us, quiet_us, legal_us = probe_costs(source)
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"{name} ({args.agents} vs {args.agents}, {args.n} games):")
         print(f"  one core:   {one:8.2f} games/s")
         print(f"  {cores} cores:    {many:8.2f} games/s  (scaling {many / one / cores:.0%} of linear)")
-        print(f"  clone():    {clone_us:8.1f} us    legal_actions(): {legal_us:8.1f} us")
+        print(f"  clone():    {clone_us:8.1f} us    quiet clone(): {quiet_us:8.1f} us    "
+              f"legal_actions(): {legal_us:8.1f} us")
         print(f"  peak memory of a worker: {peak:.0f} MiB")
 
 

@@ -8,7 +8,7 @@ import { $, fillLegend, readJsonFile, renderCard, renderHeader, showError } from
 
 const board = new Board($("board"), {
   onSquare: (x, y, e) => game.clickSquare(x, y, e),
-  onToken: (cid, e) => (replay.active ? replay.clickToken(cid) : game.clickToken(cid, e)),
+  onToken: (cid, e, sq) => (replay.active ? replay.clickToken(cid) : game.clickToken(cid, e, sq)),
   onHover: (sq) => game.hover(sq),
 });
 const log = new Log($("log"), $("show-dice"));
@@ -294,8 +294,8 @@ class GameView {
   }
 
   /** Choose among several actions on one square or target: a small menu at the pointer. */
-  choose(acts, e) {
-    if (acts.length === 1) {
+  choose(acts, e, ask = false) {
+    if (acts.length === 1 && !ask) {
       this.apply(acts[0]);
       return;
     }
@@ -325,7 +325,7 @@ class GameView {
     else hideMenu();
   }
 
-  clickToken(cid, e) {
+  clickToken(cid, e, sq) {
     if (!this.id) return;
     this.showCard(cid);
     if (!this.plan || this.busy) return;
@@ -339,9 +339,12 @@ class GameView {
       this.apply(act);
       return;
     }
-    // A token standing on a square that has actions (a creature's own square, say).
+    // The square under the pointer may have actions of its own (an area attack aimed at the creature).
     const c = this.state.creatures[cid];
-    if (c) this.clickSquare(c.at[0], c.at[1], e);
+    // A menu even for one choice: a click meant to show a card must not fire an attack.
+    const at = sq || (c && c.at);
+    const here = at && this.plan.squares.get(key(at[0], at[1]));
+    if (here) this.choose(here, e, true);
   }
 
   hover(sq) {

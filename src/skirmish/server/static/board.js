@@ -69,25 +69,29 @@ export class Board {
   #click(e) {
     const tok = e.target.closest("[data-cid]");
     if (tok) {
-      this.handlers.onToken?.(tok.dataset.cid, e);
+      this.handlers.onToken?.(tok.dataset.cid, e, this.#squareAt(e));
       return;
     }
     const sq = e.target.closest("[data-sq]");
     if (sq) this.handlers.onSquare?.(Number(sq.dataset.x), Number(sq.dataset.y), e);
   }
 
-  #hover(e) {
-    if (!this.state) return;
+  /** The map square under the pointer, or null off the map. */
+  #squareAt(e) {
+    if (!this.state) return null;
     const pt = this.svg.createSVGPoint();
     pt.x = e.clientX;
     pt.y = e.clientY;
     const m = this.svg.getScreenCTM();
-    if (!m) return;
+    if (!m) return null;
     const p = pt.matrixTransform(m.inverse());
     const x = Math.floor(p.x / CELL);
     const y = Math.floor(p.y / CELL);
-    const inside = x >= 0 && y >= 0 && x < this.state.map.width && y < this.state.map.height;
-    this.#hoverAt(inside ? [x, y] : null);
+    return x >= 0 && y >= 0 && x < this.state.map.width && y < this.state.map.height ? [x, y] : null;
+  }
+
+  #hover(e) {
+    this.#hoverAt(this.#squareAt(e));
   }
 
   #hoverAt(sq) {

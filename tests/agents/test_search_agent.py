@@ -3,6 +3,7 @@ leaves the game as it found it, and quiet clones that play the same rules withou
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -37,10 +38,11 @@ def test_budget_from_the_agent_name():
     assert isinstance(agent, SearchAgent)
     assert agent.budget == SearchBudget(width=5, samples=2)
     assert find_agent("search", "ddm2008", 1).budget == SearchBudget()
+    assert find_agent("search:sides=2", "ddm2008", 1).budget.sides == 2
 
 
 @pytest.mark.parametrize("text, words", [("depth=3", "unknown 'depth'"), ("samples=0", "at least 1"),
-                                         ("width=many", "at least 1")])
+                                         ("width=many", "at least 1"), ("sides=-1", "at least 0")])
 def test_bad_budget_is_a_clear_error(text, words):
     with pytest.raises(SkirmishError, match=words):
         find_agent(f"search:{text}", "dnd5e", 1)
@@ -134,3 +136,21 @@ def test_search_plays_a_whole_ddm2008_activation():
             break
         state.apply(agents[state.current_side].choose(state, state.legal_actions()))
     assert state.round >= 2 or state.is_over()
+
+
+def test_a_future_by_sides_holds_the_foes_reply():
+    """With ``sides=2`` a future runs through the other side's turn and stops when it is back."""
+    state = advance(mirror(1), 0)
+    side = state.current_side
+    agent = SearchAgent("dnd5e", seed=1, budget=SearchBudget(sides=2, max_steps=200))
+    seen: list[str] = []
+    real_choose = agent.policy.choose
+
+    def watch(sim, options):
+        seen.append(sim.current_side)
+        return real_choose(sim, options)
+
+    agent.policy.choose = watch  # type: ignore[method-assign]
+    agent.future(state, state.legal_actions()[0], side, 5)
+    changes = sum(1 for a, b in pairwise(seen) if a != b)
+    assert seen and changes == 1 and seen[-1] != side

@@ -3,7 +3,8 @@
 At each decision with a choice, it takes the tactician's best few actions (and the best of each
 other kind of action, so that a move is weighed against an attack), and for each plays several
 futures on quiet clones: the action, then both sides as the tactician would play them, until the
-play has passed from one creature to another ``horizon`` times. The dice of those futures are its
+play has passed from one creature to another ``horizon`` times (or from one side to the other
+``sides`` times). The dice of those futures are its
 own: each clone's generator is reseeded from the agent's seeded generator, one seed per future and
 the same seeds for every candidate (common random numbers, so candidates are compared on the same
 luck), so the search never sees the game's own next rolls. Each future ends in an evaluation: the
@@ -39,6 +40,9 @@ class SearchBudget:
         kinds: also look at the best action of up to this many other kinds (move, attack, ...).
         samples: futures played per candidate (same dice seeds for every candidate).
         horizon: a future ends once play has passed from one creature to another this many times.
+        sides: if not 0, a future ends instead once the side to decide has changed this many times
+            (for games where a side's turn holds several creatures' activations, as in ddm2008, so
+            that the future holds the foe's whole reply).
         max_steps: a future ends after this many actions at most.
     """
 
@@ -46,6 +50,7 @@ class SearchBudget:
     kinds: int = 2
     samples: int = 4
     horizon: int = 2
+    sides: int = 0
     max_steps: int = 40
 
     @classmethod
@@ -68,8 +73,9 @@ class SearchBudget:
                 number = int(value)
             except ValueError:
                 number = 0
-            if number < 1:
-                raise SkirmishError(f"search budget: {key} must be a whole number of at least 1, got {value!r}")
+            if number < (0 if key == "sides" else 1) or not value.strip().isdigit():
+                least = 0 if key == "sides" else 1
+                raise SkirmishError(f"search budget: {key} must be a whole number of at least {least}, got {value!r}")
             values[key] = number
         return cls(**values)
 
@@ -150,15 +156,18 @@ class SearchAgent:
         sim = state.clone(record=False)
         sim.dice.reseed(seed)  # type: ignore[attr-defined]
         sim.apply(action)
-        actor = sim.current_actor
+        by_side = self.budget.sides > 0
+        limit = self.budget.sides if by_side else self.budget.horizon
+        who = sim.current_side if by_side else sim.current_actor
         passes = 0
         for _ in range(self.budget.max_steps):
             if sim.is_over():
                 break
-            if sim.current_actor != actor:
-                actor = sim.current_actor
+            now = sim.current_side if by_side else sim.current_actor
+            if now != who:
+                who = now
                 passes += 1
-                if passes >= self.budget.horizon:
+                if passes >= limit:
                     break
             options = sim.legal_actions()
             if not options:

@@ -516,12 +516,21 @@ function modeChanged() {
   $("warband-info").hidden = mode !== "warbands";
 }
 
+/** Each chosen warband's creatures, one line per side, repeats counted ("ember-adept ×2"). */
 function showWarbandInfo() {
-  const parts = [0, 1].map((i) => {
+  const box = $("warband-info");
+  box.replaceChildren();
+  for (const i of [0, 1]) {
     const w = catalog.warbands.find((x) => x.name === $(`warband-${i}`).value);
-    return w && w.creatures.length ? `${w.side}: ${w.creatures.join(", ")}` : "";
-  });
-  $("warband-info").textContent = parts.filter(Boolean).join(" — ");
+    if (!w || !w.creatures.length) continue;
+    const counts = new Map();
+    for (const c of w.creatures) counts.set(c, (counts.get(c) || 0) + 1);
+    const line = document.createElement("div");
+    const who = document.createElement("b");
+    who.textContent = `${w.side}: `;
+    line.append(who, [...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", "));
+    box.appendChild(line);
+  }
 }
 
 async function startGame() {

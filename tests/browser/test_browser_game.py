@@ -61,6 +61,9 @@ def setup_by_clicking(page: Any, server: Server, gid: str) -> None:
             return
         actions = server.get(f"/api/games/{gid}/actions")["actions"]
         if state["phase"] == "place":
+            waiting = [c for c in state["creatures"].values()
+                       if c["side"] == state["current_side"] and not c["on_map"] and c["status"] == "removed"]
+            assert f"({len(waiting)})" in page.locator("[data-testid=to-place]").inner_text()
             if clicked < PLACED_BY_CLICK:
                 actor = actions[0]["step"]["actor"]
                 x, y = actions[len(actions) // 3]["step"]["at"]

@@ -194,6 +194,15 @@ class GameView {
     const p = document.createElement("p");
     p.textContent = hint;
     prompt.replaceChildren(head, p);
+    if (phase === "place") {
+      const waiting = Object.entries(s.creatures).filter(([, c]) => c.side === r.side && !c.on_map && c.status === "removed");
+      const tray = document.createElement("p");
+      tray.className = "tray";
+      tray.dataset.testid = "to-place";
+      tray.textContent = `Still to place (${waiting.length}): ${waiting.map(([cid, c]) => c.label || cid).join(" ")}`;
+      tray.title = waiting.map(([cid]) => cid).join(", ");
+      prompt.appendChild(tray);
+    }
 
     const plan = this.plan;
     const squares = new Map();

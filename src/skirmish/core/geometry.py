@@ -391,6 +391,9 @@ def footprints_flank(a: Footprint, b: Footprint, target: Footprint) -> bool:
 
 def adjacent(a: Footprint, b: Footprint) -> bool:
     """Whether two footprints touch, diagonals included, without overlapping."""
+    if len(a) == 1 and len(b) == 1:  # the common case, without the loops
+        (ax, ay), (bx, by) = a[0], b[0]
+        return max(abs(ax - bx), abs(ay - by)) == 1
     touching = False
     for sa in a:
         for sb in b:

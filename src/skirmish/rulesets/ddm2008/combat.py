@@ -605,10 +605,13 @@ def provoke_by_attack(state: Ddm2008State, c: Creature) -> None:
 
 # Charge.
 
-def charge_landings(state: Ddm2008State, c: Creature, t: Creature, spec: AttackSpec) -> tuple[list[Coord], Any]:
+def charge_landings(state: Ddm2008State, c: Creature, t: Creature, spec: AttackSpec,
+                    reach: Any = None) -> tuple[list[Coord], Any]:
     """The nearest squares from which the charger can attack the target, if at least 2 squares away
-    (M08-105; Decisions: a target two squares away cannot be charged)."""
-    reach = state.reach(c)
+    (M08-105; Decisions: a target two squares away cannot be charged); ``reach`` is where the charger
+    can move now, if already worked out."""
+    if reach is None:
+        reach = state.reach(c)
     best: int | None = None
     found: list[Coord] = []
     policy = state.ruleset.policy
@@ -633,10 +636,11 @@ def charge_actions(state: Ddm2008State, c: Creature) -> list[Action]:
         return []
     out: list[Action] = []
     melee = [a for a in c.template.attacks if a.kind == "melee" and not attack_allowed(state, c, a)]
+    reach = state.reach(c) if melee else None
     for t in state.enemies_of(c):
         if t.status != "active":
             continue
-        found = [(spec, charge_landings(state, c, t, spec)[0]) for spec in melee]
+        found = [(spec, charge_landings(state, c, t, spec, reach)[0]) for spec in melee]
         if any(landings for _, landings in found) and can_see(state, c, t):  # sight last: it costs most
             out.extend(Charge(c.id, target=t.id, to=sq, attack=spec.name)
                        for spec, landings in found for sq in landings)

@@ -7,7 +7,7 @@ from typing import Any
 
 from skirmish.rulesets.ddm2008.actions import Activate, ChooseFirst
 from skirmish.rulesets.ddm2008.setup import new_game
-from skirmish.rulesets.ddm2008.tactician import Ddm2008Tactician
+from skirmish.rulesets.ddm2008.tactician import Ddm2008Tactician, best_attack
 
 
 def _uncached_choice(agent: Ddm2008Tactician, state: Any, actions: list[Any]) -> Any:
@@ -39,20 +39,6 @@ def test_remembered_position_values_give_the_same_choices():
     assert moves > 20  # enough decisions to have compared many scored ones
 
 
-def _plain_best_attack(state: Any, c: Any) -> float:
-    """The best attack value from where ``c`` stands, over every valid target of every attack."""
-    from skirmish.rulesets.ddm2008 import combat
-    from skirmish.rulesets.ddm2008.tactician import attack_value
-
-    best = 0.0
-    for spec in c.template.attacks:
-        if spec.area is not None or combat.attack_allowed(state, c, spec):
-            continue
-        for t in combat.valid_targets(state, c, spec):
-            best = max(best, attack_value(state, c, spec, t))
-    return best
-
-
 def test_best_attack_by_bounds_is_the_plain_maximum():
     """Taking (attack, target) pairs best bound first and stopping early gives the plain maximum from
     every square the acting creature could reach, all through a game."""
@@ -73,7 +59,7 @@ def test_best_attack_by_bounds_is_the_plain_maximum():
                 c.at = sq
                 with agent._memo.deciding():
                     fast = agent._best_attack_from_here(state, c)
-                plain = _plain_best_attack(state, c)
+                plain = best_attack(state, c)
                 c.at = here
                 assert fast == plain, (c.id, sq)
                 compared += 1

@@ -102,6 +102,18 @@ def _worth_of_hit(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creatur
     return value
 
 
+def best_attack(state: Ddm2008State, c: Creature) -> float:
+    """The best ``attack_value`` of a direct attack from where the creature stands (0 if none), over
+    every valid target of every attack it may use."""
+    best = 0.0
+    for spec in c.template.attacks:
+        if spec.area is not None or combat.attack_allowed(state, c, spec):
+            continue
+        for t in combat.valid_targets(state, c, spec):
+            best = max(best, attack_value(state, c, spec, t))
+    return best
+
+
 class Ddm2008Tactician:
     """Focuses fire, flanks for combat advantage, charges, avoids provoking, holds the victory area and
     spends champion powers."""
@@ -245,14 +257,9 @@ class Ddm2008Tactician:
         The (attack, target) pairs are taken best bound first and the search stops once no bound can
         beat the best found, so most squares trace few lines of sight; the answer is the plain maximum."""
         usable, pairs = self._memo.get(("pairs", c.id), lambda: self._attack_pairs(state, c))
-        best = 0.0
         if not usable:  # the "nearest" rule: whom it may target depends on the square
-            for spec in c.template.attacks:
-                if spec.area is not None or combat.attack_allowed(state, c, spec):
-                    continue
-                for t in combat.valid_targets(state, c, spec):
-                    best = max(best, attack_value(state, c, spec, t))
-            return best
+            return best_attack(state, c)
+        best = 0.0
         for bound, spec, t in pairs:
             if bound <= best:
                 break
@@ -275,12 +282,7 @@ class Ddm2008Tactician:
         return True, pairs
 
     def _activation_value(self, state: Ddm2008State, c: Creature) -> float:
-        best = 0.0
-        for spec in c.template.attacks:
-            if combat.attack_allowed(state, c, spec) or spec.area is not None:
-                continue
-            for t in combat.valid_targets(state, c, spec):
-                best = max(best, attack_value(state, c, spec, t))
+        best = best_attack(state, c)
         enemies = state.enemies_of(c)
         if enemies:
             d = min(geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Sequence
-from math import floor
+from math import ceil, floor
 
 from skirmish.core.coords import Coord, Point
 
@@ -119,6 +119,44 @@ def _squeezes(
     return arc_blocked(1) and arc_blocked(-1)
 
 
+_SOLID_COUNTS: dict[int, tuple[Mask, list[int]]] = {}
+"""Per mask (by identity, the mask kept alive beside it): running counts of its non-empty squares."""
+
+
+def _solid_counts(mask: Mask, width: int, height: int) -> list[int]:
+    """Summed-area table of the squares that hold anything: entry ``(y * (width + 1) + x)`` counts
+    them in the rectangle of columns ``< x`` and rows ``< y``."""
+    found = _SOLID_COUNTS.get(id(mask))
+    if found is not None and found[0] is mask:
+        return found[1]
+    if len(_SOLID_COUNTS) > 64:
+        _SOLID_COUNTS.clear()
+    w1 = width + 1
+    table = [0] * ((height + 1) * w1)
+    for y in range(height):
+        row = 0
+        for x in range(width):
+            row += mask[y * width + x] is not None
+            table[(y + 1) * w1 + x + 1] = table[y * w1 + x + 1] + row
+    _SOLID_COUNTS[id(mask)] = (mask, table)
+    return table
+
+
+def _open_box(mask: Mask, width: int, height: int, extra: Collection[int], p: Point, q: Point) -> bool:
+    """Whether nothing solid lies in or beside the box of a segment: every square a segment from ``p``
+    to ``q`` can cross, run along or meet at a grid point is on the map, empty and not in ``extra``.
+    Then the segment is clear without tracing it."""
+    x0, x1 = floor(min(p[0], q[0])) - 1, ceil(max(p[0], q[0]))
+    y0, y1 = floor(min(p[1], q[1])) - 1, ceil(max(p[1], q[1]))
+    if x0 < 0 or y0 < 0 or x1 >= width or y1 >= height:
+        return False
+    table = _solid_counts(mask, width, height)
+    w1 = width + 1
+    if table[(y1 + 1) * w1 + x1 + 1] - table[y0 * w1 + x1 + 1] - table[(y1 + 1) * w1 + x0] + table[y0 * w1 + x0]:
+        return False
+    return not any(x0 <= i % width <= x1 and y0 <= i // width <= y1 for i in extra)
+
+
 def segment_blocked(
     p: Point,
     q: Point,
@@ -145,6 +183,14 @@ def segment_blocked(
         True when the line passes through solid matter, along a seam between two solid
         squares, or between two solid squares that meet at a point.
     """
+    if _open_box(mask, width, height, extra, p, q):
+        return False
+    return _traced_blocked(p, q, mask, width, height, extra, p_owner, q_owner)
+
+
+def _traced_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, extra: Collection[int],
+                    p_owner: Coord | None, q_owner: Coord | None) -> bool:
+    """``segment_blocked`` by tracing the segment square by square."""
     px, py = p
     qx, qy = q
     dx, dy = qx - px, qy - py

@@ -336,7 +336,27 @@ def test_m08_097_open_box_shortcut_answers_as_tracing(data):
     owners = data.draw(st.booleans(), label="owners")
     p_owner = q_owner = None
     if owners and not half:
-        p_owner = (min(int(p[0]), w - 1), min(int(p[1]), h - 1))
-        q_owner = (min(int(q[0]), w - 1), min(int(q[1]), h - 1))
+        def owner(pt):
+            """One of the (up to four) squares meeting at the corner."""
+            dx, dy = data.draw(st.sampled_from([(-1, -1), (0, -1), (-1, 0), (0, 0)]))
+            return (min(max(int(pt[0]) + dx, 0), w - 1), min(max(int(pt[1]) + dy, 0), h - 1))
+
+        p_owner, q_owner = owner(p), owner(q)
     assert segment_blocked(p, q, mask, w, h, extra, p_owner, q_owner) == _traced_blocked(
         p, q, mask, w, h, extra, p_owner, q_owner)
+
+
+def test_m08_092_shortcut_still_sees_walls_meeting_at_the_viewers_corner():
+    """M08-092: from the corner where two walls meet diagonally, the viewer (the square up-left of
+    that corner) cannot look out between them, though both walls lie outside the line's own box:
+    the shortcut must look one square beyond the box."""
+    rows = (
+        "......",
+        "..#...",
+        ".#....",
+        "......",
+        "......",
+        "......",
+    )
+    assert blocked(rows, (2, 2), (4, 4), p_owner=(1, 1), q_owner=(4, 4))
+    assert not blocked(rows, (2, 2), (4, 4), p_owner=(2, 2), q_owner=(4, 4))

@@ -9,7 +9,7 @@ sight and effect run between such corners; flanking runs between square centres.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache
 
 Coord = tuple[int, int]
 """A square, ``(x, y)``."""
@@ -29,17 +29,6 @@ DIRECTIONS_8: tuple[Coord, ...] = (
 @cache
 def footprint(at: Coord, size: int) -> tuple[Coord, ...]:
     """The squares of an N x N creature whose top-left square is ``at`` (memoized: maps are small)."""
-    try:
-        return _footprint(at, size)
-    except TypeError:  # an unhashable square (a list from a file): work it out
-        x, y = at
-        return tuple((x + dx, y + dy) for dy in range(size) for dx in range(size))
-
-
-@lru_cache(maxsize=1 << 16)
-def _footprint(at: Coord, size: int) -> tuple[Coord, ...]:
-    if size == 1:
-        return (at,)
     x, y = at
     return tuple((x + dx, y + dy) for dy in range(size) for dx in range(size))
 

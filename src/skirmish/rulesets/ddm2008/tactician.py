@@ -9,11 +9,10 @@ they turn a hit into a kill. Ties are broken by the agent's own seeded generator
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from skirmish.agents.memo import DecisionMemo
+from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
 from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
@@ -114,20 +113,9 @@ def best_attack(state: Ddm2008State, c: Creature) -> float:
     return best
 
 
-class Ddm2008Tactician:
+class Ddm2008Tactician(Tactician):
     """Focuses fire, flanks for combat advantage, charges, avoids provoking, holds the victory area and
     spends champion powers."""
-
-    name = "tactician"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self._memo = DecisionMemo()
-
-    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        if len(actions) == 1:
-            return actions[0]
-        return self.ranked(state, actions)[0]
 
     def ranked(self, state: Any, actions: Sequence[Any]) -> list[Any]:
         """The actions, the one it would play first (a search agent's candidates)."""
@@ -136,12 +124,8 @@ class Ddm2008Tactician:
         if isinstance(first, ChooseFirst):
             return sorted(actions, key=lambda a: a.side != state.current_side)
         if isinstance(first, Activate):
-            keyed = [(self._activation_value(state, state.creatures[a.actor]), self.rng.random(), i)
-                     for i, a in enumerate(actions)]
-        else:
-            with self._memo.deciding():
-                keyed = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
-        return [actions[k[2]] for k in sorted(keyed, reverse=True)]
+            return self.by_value(actions, lambda a: self._activation_value(state, state.creatures[a.actor]))
+        return super().ranked(state, actions)
 
     # Scoring.
 

@@ -5,11 +5,9 @@ that is better, heal or stabilize allies who are down."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from typing import Any
 
-from skirmish.agents.memo import DecisionMemo
+from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
 from skirmish.core.creatures import Creature
 from skirmish.rulesets.dnd5e import combat
@@ -39,26 +37,8 @@ def prefers_range(c: Creature) -> bool:
     return best is not None and best.kind == "ranged"
 
 
-class Dnd5eTactician:
+class Dnd5eTactician(Tactician):
     """A competent player of dnd5e fights."""
-
-    name = "tactician"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self._memo = DecisionMemo()
-
-    def choose(self, state: Any, actions: Sequence[Any]) -> Any:
-        if len(actions) == 1:
-            return actions[0]
-        return self.ranked(state, actions)[0]
-
-    def ranked(self, state: Any, actions: Sequence[Any]) -> list[Any]:
-        """The actions, the one it would play first (a search agent's candidates)."""
-        assert isinstance(state, Dnd5eState)
-        with self._memo.deciding():
-            scored = [(self.score(state, a), self.rng.random(), i) for i, a in enumerate(actions)]
-        return [actions[k[2]] for k in sorted(scored, reverse=True)]
 
     # Values.
 

@@ -103,6 +103,40 @@ def test_candidates_include_other_kinds_of_action():
         type(a).__name__ + str(getattr(a, "what", "")) for a in picked[:2]}
 
 
+class _Scripted(SearchAgent):
+    """Futures whose values are scripted: candidate "b" looks better on the first dice and worse on
+    the fresh ones."""
+
+    def __init__(self, confirm: int) -> None:
+        super().__init__("dnd5e", seed=1, budget=SearchBudget(width=2, kinds=0, samples=2, confirm=confirm))
+        self.policy.ranked = lambda state, actions: list(actions)  # type: ignore[method-assign]
+        self.calls = 0
+
+    def future(self, state, action, side, seed):
+        self.calls += 1
+        first_look = self.calls <= 4  # two candidates, two samples each
+        return float(action == "b") if first_look else float(action == "a")
+
+
+class _Side:
+    current_side = "blue"
+
+
+@pytest.mark.parametrize(("confirm", "chosen", "futures"), [(0, "b", 4), (3, "a", 10)])
+def test_leaving_the_tacticians_first_choice_takes_a_second_look(confirm, chosen, futures):
+    """A candidate that beat the tactician's first choice on the first dice is taken only if it
+    wins again on fresh dice (``confirm`` more futures each); with ``confirm=0``, at once."""
+    agent = _Scripted(confirm)
+    assert agent.choose(_Side(), ["a", "b"]) == chosen
+    assert agent.calls == futures
+
+
+def test_no_second_look_when_the_first_choice_stays():
+    agent = _Scripted(3)
+    agent.future = lambda state, action, side, seed: float(action == "a")  # type: ignore[method-assign]
+    assert agent.choose(_Side(), ["a", "b"]) == "a"
+
+
 def test_quiet_clone_plays_the_same_rules_without_a_log():
     """A quiet clone rolls the same dice and reaches the same position; it keeps no events or rolls."""
     state = advance(mirror(3), 3)

@@ -10,7 +10,9 @@ the same seeds for every candidate (common random numbers, so candidates are com
 luck), so the search never sees the game's own next rolls. Each future ends in an evaluation: the
 win or loss if the game is over, else material (each creature's worth, by ``Ruleset.worth``, scaled
 by its hit points left) and score, both sides' difference over everything in play. The action with
-the best mean wins; ties go to the tactician's order.
+the best mean wins; ties go to the tactician's order. Leaving the tactician's first choice takes a
+second look: the two play more futures on fresh dice, and those alone decide (the first means are
+flattered by the luck that made one of them the best).
 
 Everything goes through the game interface (``legal_actions``, ``apply``, ``clone``, ``is_over``,
 ``winner``, ``score``, ``current_side``, ``current_actor``) and the tactician's ``ranked``, so it
@@ -44,6 +46,9 @@ class SearchBudget:
             (for games where a side's turn holds several creatures' activations, as in ddm2008, so
             that the future holds the foe's whole reply).
         max_steps: a future ends after this many actions at most.
+        confirm: when another candidate beats the tactician's first choice, both play this many
+            more futures on fresh dice, and the other is taken only if it wins those too
+            (0: take the best mean at once).
     """
 
     width: int = 3
@@ -52,6 +57,7 @@ class SearchBudget:
     horizon: int = 2
     sides: int = 0
     max_steps: int = 40
+    confirm: int = 8
 
     @classmethod
     def parse(cls, text: str) -> SearchBudget:
@@ -73,8 +79,8 @@ class SearchBudget:
                 number = int(value)
             except ValueError:
                 number = 0
-            if number < (0 if key == "sides" else 1) or not value.strip().isdigit():
-                least = 0 if key == "sides" else 1
+            least = 0 if key in ("sides", "confirm") else 1
+            if number < least or not value.strip().isdigit():
                 raise SkirmishError(f"search budget: {key} must be a whole number of at least {least}, got {value!r}")
             values[key] = number
         return cls(**values)
@@ -136,7 +142,13 @@ class SearchAgent:
             value = sum(self.future(state, action, side, s) for s in seeds)
             if value > best_value + 1e-9:
                 best, best_value = action, value
-        return best
+        if best is candidates[0] or not self.budget.confirm:
+            return best
+        # The best of several noisy means is flattered by its luck: before leaving the tactician's
+        # first choice, the two meet again on fresh dice, and only those futures decide.
+        fresh = [self.rng.getrandbits(62) for _ in range(self.budget.confirm)]
+        gain = sum(self.future(state, best, side, s) - self.future(state, candidates[0], side, s) for s in fresh)
+        return best if gain > 1e-9 else candidates[0]
 
     def candidates(self, ranked: Sequence[Any]) -> list[Any]:
         """The tactician's best ``width`` actions, then the best of each other kind, ``kinds`` at most."""

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.core.lines import _traced_blocked, segment_blocked
+from skirmish.core.lines import _pattern_blocked, _traced_blocked, segment_blocked
 
 GLYPHS = {".": None, "#": "full", "T": "opposite_sides", "/": "nw", "\\": "ne", "L": "sw", "J": "se"}
 
@@ -314,15 +314,12 @@ def test_m08_092_continuous_diagonal_wall_of_triangles_blocks_across_clears_alon
 GLYPH_LIST = list(GLYPHS)
 
 
-@settings(max_examples=600, deadline=None)
-@given(data=st.data())
-def test_m08_097_open_box_shortcut_answers_as_tracing(data):
-    """A segment whose box holds nothing solid is clear without tracing: on random maps (mostly
-    open, so the shortcut is often taken), corner and centre points, creatures in the way and
-    owners, ``segment_blocked`` answers exactly as tracing does."""
+def draw_line(data, open_share: int):
+    """A random map (``open_share`` empty squares to one of each solid kind), two corner or centre
+    points, creatures in the way and the squares that own the points."""
     w = data.draw(st.integers(2, 7), label="width")
     h = data.draw(st.integers(2, 7), label="height")
-    cells = data.draw(st.lists(st.sampled_from([".", ".", ".", ".", *GLYPH_LIST]), min_size=w * h, max_size=w * h))
+    cells = data.draw(st.lists(st.sampled_from(["."] * open_share + GLYPH_LIST), min_size=w * h, max_size=w * h))
     mask = tuple(GLYPHS[c] for c in cells)
     half = data.draw(st.booleans(), label="centres")
 
@@ -342,8 +339,30 @@ def test_m08_097_open_box_shortcut_answers_as_tracing(data):
             return (min(max(int(pt[0]) + dx, 0), w - 1), min(max(int(pt[1]) + dy, 0), h - 1))
 
         p_owner, q_owner = owner(p), owner(q)
+    return mask, w, h, p, q, extra, p_owner, q_owner
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.data())
+def test_m08_097_open_box_shortcut_answers_as_tracing(data):
+    """A segment whose box holds nothing solid is clear without tracing: on random maps (mostly
+    open, so the shortcut is often taken), corner and centre points, creatures in the way and
+    owners, ``segment_blocked`` answers exactly as tracing does."""
+    mask, w, h, p, q, extra, p_owner, q_owner = draw_line(data, open_share=4)
     assert segment_blocked(p, q, mask, w, h, extra, p_owner, q_owner) == _traced_blocked(
         p, q, mask, w, h, extra, p_owner, q_owner)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data())
+def test_m08_092_m08_097_compiled_lines_answer_as_tracing(data):
+    """Each shape of segment is traced once into a pattern shared by every map: on random maps with
+    every kind of solid matter (walls, diagonal walls, forest), corner and centre points, creatures
+    in the way and owners, the pattern answers exactly as tracing the line does."""
+    mask, w, h, p, q, extra, p_owner, q_owner = draw_line(data, open_share=1)
+    if p != q:
+        assert _pattern_blocked(p, q, mask, w, h, extra, p_owner, q_owner) == _traced_blocked(
+            p, q, mask, w, h, extra, p_owner, q_owner)
 
 
 def test_m08_092_shortcut_still_sees_walls_meeting_at_the_viewers_corner():

@@ -185,7 +185,163 @@ def segment_blocked(
     """
     if _open_box(mask, width, height, extra, p, q):
         return False
-    return _traced_blocked(p, q, mask, width, height, extra, p_owner, q_owner)
+    if p == q:
+        return _traced_blocked(p, q, mask, width, height, extra, p_owner, q_owner)
+    return _pattern_blocked(p, q, mask, width, height, extra, p_owner, q_owner)
+
+
+# Compiled lines. What a segment crosses depends only on its direction, length and where in its
+# first square it starts, so each such shape is traced once (for every map) into a pattern of
+# relative squares, each with the kinds of matter that block there; asking a line is then a walk
+# over that pattern. ``_traced_blocked`` below is the plain tracing the patterns are checked against.
+
+_BLOCKING_KINDS = ("full", "nw", "ne", "sw", "se", "opposite_sides")
+_EDGE_KINDS = {edge: frozenset(k for k in _BLOCKING_KINDS if _edge_solid(k, edge))
+               for edge in ("top", "bottom", "left", "right")}
+# Per even slot around a grid point: the square's offset and the kinds whose solid part holds that point.
+_SLOT_TOUCH = {slot: (ox, oy, frozenset(k for k in _BLOCKING_KINDS if _touches_corner(k, -ox, -oy)))
+               for slot, (ox, oy) in _SLOT_SQUARE.items()}
+
+Arc = tuple[tuple[int, int, frozenset[str]], ...]
+
+
+class _Pattern:
+    """One traced shape of segment, relative to the square its start lies in."""
+
+    __slots__ = ("cells", "end", "seams", "slot_back", "slot_fwd", "squeezes", "start")
+
+    def __init__(self) -> None:
+        self.start: tuple[int, int] | None = None  # the start's grid point, if it is one
+        self.end: tuple[int, int] | None = None
+        self.slot_fwd = self.slot_back = 0
+        # Grid points passed on the way: (x, y, one side's squares, the other side's).
+        self.squeezes: list[tuple[int, int, Arc, Arc]] = []
+        # Pieces inside a square: (x, y, the kinds that block that piece).
+        self.cells: list[tuple[int, int, frozenset[str]]] = []
+        # Pieces along an edge: both squares beside it, each with the kinds solid on that edge.
+        self.seams: list[tuple[int, int, frozenset[str], int, int, frozenset[str]]] = []
+
+
+def _arc(slot_in: int, slot_out: int, step: int) -> Arc:
+    out = []
+    s = (slot_in + step) % 8
+    while s != slot_out:
+        if s % 2 == 0:
+            out.append(_SLOT_TOUCH[s])
+        s = (s + step) % 8
+    return tuple(out)
+
+
+_PATTERNS: dict[tuple[float, float, float, float], _Pattern] = {}
+
+
+def _pattern(dx: float, dy: float, fx: float, fy: float) -> _Pattern:
+    """The pattern of a segment from (fx, fy) (in square (0, 0)) by (dx, dy), traced once."""
+    key = (dx, dy, fx, fy)
+    found = _PATTERNS.get(key)
+    if found is not None:
+        return found
+    pat = _Pattern()
+    px, py, qx, qy = fx, fy, fx + dx, fy + dy
+    sx, sy = _sign(dx), _sign(dy)
+    pat.slot_fwd = _SLOT_OF_SIGNS[(sx, sy)]
+    pat.slot_back = (pat.slot_fwd + 4) % 8
+    params = _crossings((px, py), (qx, qy))
+    for t in params:
+        lxf, lyf = px + dx * t, py + dy * t
+        lx, ly = round(lxf), round(lyf)
+        if abs(lxf - lx) > _EPS or abs(lyf - ly) > _EPS:
+            continue
+        if t == 0.0:
+            pat.start = (lx, ly)
+        elif t == 1.0:
+            pat.end = (lx, ly)
+        else:
+            pat.squeezes.append((lx, ly, _arc(pat.slot_back, pat.slot_fwd, 1), _arc(pat.slot_back, pat.slot_fwd, -1)))
+    for t0, t1 in itertools.pairwise(params):
+        if t1 - t0 < _EPS:
+            continue
+        tm = (t0 + t1) / 2
+        mx, my = px + dx * tm, py + dy * tm
+        if sx == 0 and abs(mx - round(mx)) < _EPS:
+            k, row = round(mx), floor(my)
+            pat.seams.append((k - 1, row, _EDGE_KINDS["right"], k, row, _EDGE_KINDS["left"]))
+            continue
+        if sy == 0 and abs(my - round(my)) < _EPS:
+            k, col = round(my), floor(mx)
+            pat.seams.append((col, k - 1, _EDGE_KINDS["bottom"], col, k, _EDGE_KINDS["top"]))
+            continue
+        cx, cy = floor(mx), floor(my)
+        ax, ay = px + dx * t0 - cx, py + dy * t0 - cy
+        bx, by = px + dx * t1 - cx, py + dy * t1 - cy
+        kinds = {"full"}
+        if _crosses_opposite_sides(ax, ay, bx, by):
+            kinds.add("opposite_sides")
+        for tri in _TRIANGLES:
+            if min(_inside_triangle(tri, ax, ay), _inside_triangle(tri, bx, by)) < -_EPS:
+                kinds.add(tri)
+        pat.cells.append((cx, cy, frozenset(kinds)))
+    if len(_PATTERNS) > 200_000:
+        _PATTERNS.clear()
+    _PATTERNS[key] = pat
+    return pat
+
+
+def _pattern_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, extra: Collection[int],
+                     p_owner: Coord | None, q_owner: Coord | None) -> bool:
+    """``segment_blocked`` of a segment of some length, by its compiled pattern."""
+    x0, y0 = floor(p[0]), floor(p[1])
+    pat = _pattern(q[0] - p[0], q[1] - p[1], p[0] - x0, p[1] - y0)
+
+    def kind(x: int, y: int) -> str | None:
+        x += x0
+        y += y0
+        if not (0 <= x < width and 0 <= y < height):
+            return "full"
+        i = y * width + x
+        return "full" if i in extra else mask[i]
+
+    for x, y, inside in pat.cells:
+        if kind(x, y) in inside:
+            return True
+    for xa, ya, edge_a, xb, yb, edge_b in pat.seams:
+        if kind(xa, ya) in edge_a and kind(xb, yb) in edge_b:
+            return True
+    for x, y, one, other in pat.squeezes:
+        if (any(kind(x + ox, y + oy) in touch for ox, oy, touch in one)
+                and any(kind(x + ox, y + oy) in touch for ox, oy, touch in other)):
+            return True
+    if pat.start is not None and p_owner is not None:
+        lx, ly = pat.start[0] + x0, pat.start[1] + y0
+        slot_in = _owner_slot((lx, ly), p_owner)
+        if slot_in is not None and _squeezes(lx, ly, slot_in, pat.slot_fwd, mask, width, height, extra):
+            return True
+    if pat.end is not None and q_owner is not None:
+        lx, ly = pat.end[0] + x0, pat.end[1] + y0
+        slot_out = _owner_slot((lx, ly), q_owner)
+        if slot_out is not None and _squeezes(lx, ly, pat.slot_back, slot_out, mask, width, height, extra):
+            return True
+    return False
+
+
+def _crossings(p: Point, q: Point) -> list[float]:
+    """Where (0 and 1 included, in order) the segment from ``p`` to ``q`` meets a grid line."""
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    ts = {0.0, 1.0}
+    if _sign(dx):
+        lo, hi = sorted((px, q[0]))
+        for k in range(floor(lo) + 1, floor(hi) + 1):
+            t = (k - px) / dx
+            if 0.0 < t < 1.0:
+                ts.add(t)
+    if _sign(dy):
+        lo, hi = sorted((py, q[1]))
+        for k in range(floor(lo) + 1, floor(hi) + 1):
+            t = (k - py) / dy
+            if 0.0 < t < 1.0:
+                ts.add(t)
+    return sorted(ts)
 
 
 def _traced_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, extra: Collection[int],
@@ -206,20 +362,7 @@ def _traced_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, ext
             return False
         return _squeezes(lx, ly, a, b, mask, width, height, extra)
 
-    ts = {0.0, 1.0}
-    if sx:
-        lo, hi = sorted((px, qx))
-        for k in range(floor(lo) + 1, floor(hi) + 1):
-            t = (k - px) / dx
-            if 0.0 < t < 1.0:
-                ts.add(t)
-    if sy:
-        lo, hi = sorted((py, qy))
-        for k in range(floor(lo) + 1, floor(hi) + 1):
-            t = (k - py) / dy
-            if 0.0 < t < 1.0:
-                ts.add(t)
-    params = sorted(ts)
+    params = _crossings(p, q)
     slot_fwd = _SLOT_OF_SIGNS[(sx, sy)]
     slot_back = (slot_fwd + 4) % 8
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
+from skirmish.core.coords import footprint
 from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
 from skirmish.errors import IllegalActionError, InvalidActionError
@@ -189,19 +190,27 @@ class Ddm2008Tactician(Tactician):
         return value + 1.0  # attacking beats standing around
 
     def _provocation(self, state: Ddm2008State, c: Creature, path: Sequence[tuple[int, int]]) -> float:
-        """Expected cost of the opportunity attacks the path provokes."""
+        """Expected cost of the opportunity attacks the path provokes: leaving each square of it (the
+        start, and every square but the last) next to an enemy who can still react."""
+        reactors = self._memo.get(("reactors", c.id), lambda: [
+            e for e in state.enemies_of(c) if e.id not in state.act.oa_taken and state.can_react(e)])
+        if not reactors:
+            return 0.0
         risk = 0.0
         here = c.at
         provoked: set[str] = set()
-        reactors = self._memo.get(("reactors", c.id), lambda: [
-            e for e in state.enemies_of(c) if e.id not in state.act.oa_taken and state.can_react(e)])
-        for sq in path:
-            for e in reactors:
-                if e.id not in provoked and geometry.adjacent(c.squares, e.squares):
+        for sq in (here, *path[:-1]):
+            # Who stands next to each square is the same for every path of the decision.
+            near = self._memo.get(("beside", c.id, sq), lambda sq=sq: [
+                e for e in reactors if geometry.adjacent(footprint(sq, c.size), e.squares)])
+            for e in near:
+                if e.id not in provoked:
                     provoked.add(e.id)
-                    risk += self._threat(state, e, c)
-            c.at = sq
-        c.at = here
+                    c.at = sq
+                    try:
+                        risk += self._threat(state, e, c)
+                    finally:
+                        c.at = here
         return risk
 
     def _threat(self, state: Ddm2008State, e: Creature, c: Creature) -> float:

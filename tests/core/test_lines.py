@@ -309,7 +309,7 @@ def test_m08_092_continuous_diagonal_wall_of_triangles_blocks_across_clears_alon
     assert blocked_both_ways(wall, (0, 0), (5, 5))
 
 
-# The open-box shortcut.
+# Tracing and compiled patterns agree.
 
 GLYPH_LIST = list(GLYPHS)
 
@@ -344,10 +344,9 @@ def draw_line(data, open_share: int):
 
 @settings(max_examples=600, deadline=None)
 @given(data=st.data())
-def test_m08_097_open_box_shortcut_answers_as_tracing(data):
-    """A segment whose box holds nothing solid is clear without tracing: on random maps (mostly
-    open, so the shortcut is often taken), corner and centre points, creatures in the way and
-    owners, ``segment_blocked`` answers exactly as tracing does."""
+def test_m08_097_segment_blocked_answers_as_tracing_on_open_maps(data):
+    """On random mostly open maps, corner and centre points, creatures in the way and owners,
+    ``segment_blocked`` answers exactly as tracing does."""
     mask, w, h, p, q, extra, p_owner, q_owner = draw_line(data, open_share=4)
     assert segment_blocked(p, q, mask, w, h, extra, p_owner, q_owner) == _traced_blocked(
         p, q, mask, w, h, extra, p_owner, q_owner)
@@ -365,10 +364,9 @@ def test_m08_092_m08_097_compiled_lines_answer_as_tracing(data):
             p, q, mask, w, h, extra, p_owner, q_owner)
 
 
-def test_m08_092_shortcut_still_sees_walls_meeting_at_the_viewers_corner():
+def test_m08_092_walls_meeting_at_the_viewers_corner_block_outside_the_lines_box():
     """M08-092: from the corner where two walls meet diagonally, the viewer (the square up-left of
-    that corner) cannot look out between them, though both walls lie outside the line's own box:
-    the shortcut must look one square beyond the box."""
+    that corner) cannot look out between them, though both walls lie outside the line's own box."""
     rows = (
         "......",
         "..#...",

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Sequence
-from math import ceil, floor
+from math import floor
+from typing import Any
 
 from skirmish.core.coords import Coord, Point
 
@@ -119,44 +120,6 @@ def _squeezes(
     return arc_blocked(1) and arc_blocked(-1)
 
 
-_SOLID_COUNTS: dict[int, tuple[Mask, list[int]]] = {}
-"""Per mask (by identity, the mask kept alive beside it): running counts of its non-empty squares."""
-
-
-def _solid_counts(mask: Mask, width: int, height: int) -> list[int]:
-    """Summed-area table of the squares that hold anything: entry ``(y * (width + 1) + x)`` counts
-    them in the rectangle of columns ``< x`` and rows ``< y``."""
-    found = _SOLID_COUNTS.get(id(mask))
-    if found is not None and found[0] is mask:
-        return found[1]
-    if len(_SOLID_COUNTS) > 64:
-        _SOLID_COUNTS.clear()
-    w1 = width + 1
-    table = [0] * ((height + 1) * w1)
-    for y in range(height):
-        row = 0
-        for x in range(width):
-            row += mask[y * width + x] is not None
-            table[(y + 1) * w1 + x + 1] = table[y * w1 + x + 1] + row
-    _SOLID_COUNTS[id(mask)] = (mask, table)
-    return table
-
-
-def _open_box(mask: Mask, width: int, height: int, extra: Collection[int], p: Point, q: Point) -> bool:
-    """Whether nothing solid lies in or beside the box of a segment: every square a segment from ``p``
-    to ``q`` can cross, run along or meet at a grid point is on the map, empty and not in ``extra``.
-    Then the segment is clear without tracing it."""
-    x0, x1 = floor(min(p[0], q[0])) - 1, ceil(max(p[0], q[0]))
-    y0, y1 = floor(min(p[1], q[1])) - 1, ceil(max(p[1], q[1]))
-    if x0 < 0 or y0 < 0 or x1 >= width or y1 >= height:
-        return False
-    table = _solid_counts(mask, width, height)
-    w1 = width + 1
-    if table[(y1 + 1) * w1 + x1 + 1] - table[y0 * w1 + x1 + 1] - table[(y1 + 1) * w1 + x0] + table[y0 * w1 + x0]:
-        return False
-    return not any(x0 <= i % width <= x1 and y0 <= i // width <= y1 for i in extra)
-
-
 def segment_blocked(
     p: Point,
     q: Point,
@@ -183,8 +146,6 @@ def segment_blocked(
         True when the line passes through solid matter, along a seam between two solid
         squares, or between two solid squares that meet at a point.
     """
-    if _open_box(mask, width, height, extra, p, q):
-        return False
     if p == q:
         return _traced_blocked(p, q, mask, width, height, extra, p_owner, q_owner)
     return _pattern_blocked(p, q, mask, width, height, extra, p_owner, q_owner)
@@ -208,9 +169,11 @@ Arc = tuple[tuple[int, int, frozenset[str]], ...]
 class _Pattern:
     """One traced shape of segment, relative to the square its start lies in."""
 
-    __slots__ = ("cells", "end", "seams", "slot_back", "slot_fwd", "squeezes", "start")
+    __slots__ = ("box", "by_width", "cells", "end", "seams", "slot_back", "slot_fwd", "squeezes", "start")
 
     def __init__(self) -> None:
+        self.box = (0, 0, 0, 0)  # the squares it reads: least x, least y, greatest x, greatest y
+        self.by_width: dict[int, tuple[Any, Any]] = {}
         self.start: tuple[int, int] | None = None  # the start's grid point, if it is one
         self.end: tuple[int, int] | None = None
         self.slot_fwd = self.slot_back = 0
@@ -220,6 +183,29 @@ class _Pattern:
         self.cells: list[tuple[int, int, frozenset[str]]] = []
         # Pieces along an edge: both squares beside it, each with the kinds solid on that edge.
         self.seams: list[tuple[int, int, frozenset[str], int, int, frozenset[str]]] = []
+
+    def finish(self) -> None:
+        """Work out the box of the squares the pattern reads."""
+        xs = [x for x, _, _ in self.cells] + [x for s in self.seams for x in (s[0], s[3])]
+        ys = [y for _, y, _ in self.cells] + [y for s in self.seams for y in (s[1], s[4])]
+        for x, y, one, other in self.squeezes:
+            xs.extend(x + ox for ox, _, _ in one + other)
+            ys.extend(y + oy for _, oy, _ in one + other)
+        self.box = (min(xs, default=0), min(ys, default=0), max(xs, default=0), max(ys, default=0))
+
+    def flat(self, width: int) -> tuple[Any, Any]:
+        """The pattern over square indices of a map ``width`` wide, relative to the first square: the
+        pieces inside squares as (offset, kinds), and the pairs of sides that block together (seams
+        and squeezes) as two groups of (offset, kinds), each group blocking if any of it does."""
+        found = self.by_width.get(width)
+        if found is None:
+            cells = tuple((y * width + x, k) for x, y, k in self.cells)
+            pairs = tuple((((ya * width + xa, ka),), ((yb * width + xb, kb),)) for xa, ya, ka, xb, yb, kb in self.seams)
+            pairs += tuple((tuple(((y + oy) * width + x + ox, t) for ox, oy, t in one),
+                            tuple(((y + oy) * width + x + ox, t) for ox, oy, t in other))
+                           for x, y, one, other in self.squeezes)
+            found = self.by_width[width] = (cells, pairs)
+        return found
 
 
 def _arc(slot_in: int, slot_out: int, step: int) -> Arc:
@@ -281,6 +267,7 @@ def _pattern(dx: float, dy: float, fx: float, fy: float) -> _Pattern:
             if min(_inside_triangle(tri, ax, ay), _inside_triangle(tri, bx, by)) < -_EPS:
                 kinds.add(tri)
         pat.cells.append((cx, cy, frozenset(kinds)))
+    pat.finish()
     if len(_PATTERNS) > 200_000:
         _PATTERNS.clear()
     _PATTERNS[key] = pat
@@ -292,6 +279,19 @@ def _pattern_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, ex
     """``segment_blocked`` of a segment of some length, by its compiled pattern."""
     x0, y0 = floor(p[0]), floor(p[1])
     pat = _pattern(q[0] - p[0], q[1] - p[1], p[0] - x0, p[1] - y0)
+    bx0, by0, bx1, by1 = pat.box
+    if x0 + bx0 >= 0 and y0 + by0 >= 0 and x0 + bx1 < width and y0 + by1 < height:
+        # Every square it reads is on the map: walk square indices.
+        cells, pairs = pat.flat(width)
+        base = y0 * width + x0
+        look = mask.__getitem__ if not extra else (lambda i: "full" if i in extra else mask[i])
+        for off, inside in cells:
+            if look(base + off) in inside:
+                return True
+        for one, other in pairs:
+            if any(look(base + o) in k for o, k in one) and any(look(base + o) in k for o, k in other):
+                return True
+        return _ends_squeezed(pat, x0, y0, mask, width, height, extra, p_owner, q_owner)
 
     def kind(x: int, y: int) -> str | None:
         x += x0
@@ -311,6 +311,12 @@ def _pattern_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, ex
         if (any(kind(x + ox, y + oy) in touch for ox, oy, touch in one)
                 and any(kind(x + ox, y + oy) in touch for ox, oy, touch in other)):
             return True
+    return _ends_squeezed(pat, x0, y0, mask, width, height, extra, p_owner, q_owner)
+
+
+def _ends_squeezed(pat: _Pattern, x0: int, y0: int, mask: Mask, width: int, height: int, extra: Collection[int],
+                   p_owner: Coord | None, q_owner: Coord | None) -> bool:
+    """Whether the line squeezes between solid matter at its own ends, where they are grid points."""
     if pat.start is not None and p_owner is not None:
         lx, ly = pat.start[0] + x0, pat.start[1] + y0
         slot_in = _owner_slot((lx, ly), p_owner)

@@ -125,8 +125,11 @@ def distance(grid: Grid, policy: GeometryPolicy, a: Footprint, b: Footprint) -> 
 
 def direct_distance(policy: GeometryPolicy, a: Footprint, b: Footprint) -> int:
     """Distance ignoring walls: Chebyshev, or 1-2-1 when diagonals alternate."""
-    dx = min(abs(sa[0] - sb[0]) for sa in a for sb in b)
-    dy = min(abs(sa[1] - sb[1]) for sa in a for sb in b)
+    if len(a) == 1 and len(b) == 1:  # the common case, without the loops
+        dx, dy = abs(a[0][0] - b[0][0]), abs(a[0][1] - b[0][1])
+    else:
+        dx = min(abs(sa[0] - sb[0]) for sa in a for sb in b)
+        dy = min(abs(sa[1] - sb[1]) for sa in a for sb in b)
     if policy.diagonal == "alternating":
         return max(dx, dy) + min(dx, dy) // 2
     return max(dx, dy)
@@ -241,6 +244,27 @@ def cover(
     Returns:
         A degree: NONE, PARTIAL (cover / half cover), THREE_QUARTERS or TOTAL.
     """
+    if origins is None:
+        # The answer depends on the two footprints and on the blockers near them only: cached per map.
+        xs = [x for x, _ in attacker] + [x for x, _ in target]
+        ys = [y for _, y in attacker] + [y for _, y in target]
+        w = grid.width
+        x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+        near = tuple(sorted(i for i in blockers if x0 <= i % w <= x1 and y0 <= i // w <= y1)) if blockers else ()
+        table: dict[tuple[Any, ...], int] = grid.cached(("cover", policy.cover_model), dict)  # type: ignore[assignment]
+        key = (tuple(attacker), tuple(target), kind, near)
+        found = table.get(key)
+        if found is None:
+            if len(table) > _SEGMENT_CACHE_LIMIT:
+                table.clear()
+            found = table[key] = _cover(grid, policy, attacker, target, kind, near, None)
+        return found
+    return _cover(grid, policy, attacker, target, kind, blockers, origins)
+
+
+def _cover(grid: Grid, policy: GeometryPolicy, attacker: Footprint, target: Footprint, kind: str,
+           blockers: Collection[int], origins: Iterable[tuple[Point, Coord | None]] | None) -> int:
+    """``cover`` worked out."""
     question = f"cover:{kind}"
     mask = grid.mask(question)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
+from skirmish.core.coords import footprint
 from skirmish.core.creatures import Creature
 from skirmish.rulesets.dnd5e import combat
 from skirmish.rulesets.dnd5e.actions import Attack, Cast, Move, Simple, Targeted
@@ -172,30 +173,33 @@ class Dnd5eTactician(Tactician):
         return enemies, pairs
 
     def _position_now(self, state: Dnd5eState, c: Creature, at: tuple[int, int]) -> float:
-        here = c.at
-        c.at = at
-        try:
-            enemies, pairs = self._memo.get(("options", c.id), lambda: self._options(state, c))
-            if not enemies:
-                return 0.0
-            t = state.turn_state
-            can_attack = t.action or t.attacks_left > 0
-            value = 0.0
-            dists = [geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies]
-            nearest = min(dists)
-            if self._memo.get(("ranged", c.id), lambda: prefers_range(c)):
-                value -= 1.5 * sum(1 for d in dists if d <= 1)
-                value -= 0.1 * abs(nearest - 5)
-            elif can_attack:
-                # The best attack in range from here: the first in range of the pairs, best first.
+        enemies, pairs = self._memo.get(("options", c.id), lambda: self._options(state, c))
+        if not enemies:
+            return 0.0
+        policy = state.ruleset.policy
+        ranged, enemy_squares, down_allies = self._memo.get(("around", c.id), lambda: (
+            prefers_range(c), [e.squares for e in enemies],
+            [a.squares for a in state.creatures.values() if a.status == "down" and state.ruleset.allies(c, a)]))
+        squares = footprint(at, c.size)
+        t = state.turn_state
+        value = 0.0
+        dists = [geometry.direct_distance(policy, squares, es) for es in enemy_squares]
+        nearest = min(dists)
+        if ranged:
+            value -= 1.5 * sum(1 for d in dists if d <= 1)
+            value -= 0.1 * abs(nearest - 5)
+        elif t.action or t.attacks_left > 0:
+            # The best attack in range from here: the first in range of the pairs, best first.
+            here = c.at
+            c.at = at
+            try:
                 value += next((v for v, spec, e in pairs if v > 0 and combat.in_range(state, c, spec, e)), 0.0)
-                value -= 0.15 * nearest
-            else:
-                # It has attacked: out of reach where it can (the tactician's retreat).
-                value -= 0.8 * sum(1 for d in dists if d <= 1)
-            for a in state.creatures.values():
-                if a.status == "down" and state.ruleset.allies(c, a):
-                    value -= 0.1 * geometry.direct_distance(state.ruleset.policy, c.squares, a.squares)
-            return value
-        finally:
-            c.at = here
+            finally:
+                c.at = here
+            value -= 0.15 * nearest
+        else:
+            # It has attacked: out of reach where it can (the tactician's retreat).
+            value -= 0.8 * sum(1 for d in dists if d <= 1)
+        for a in down_allies:
+            value -= 0.1 * geometry.direct_distance(policy, squares, a)
+        return value

@@ -320,14 +320,35 @@ def _ends_squeezed(pat: _Pattern, x0: int, y0: int, mask: Mask, width: int, heig
     if pat.start is not None and p_owner is not None:
         lx, ly = pat.start[0] + x0, pat.start[1] + y0
         slot_in = _owner_slot((lx, ly), p_owner)
-        if slot_in is not None and _squeezes(lx, ly, slot_in, pat.slot_fwd, mask, width, height, extra):
+        if slot_in is not None and _squeezed_at(lx, ly, slot_in, pat.slot_fwd, mask, width, height, extra):
             return True
     if pat.end is not None and q_owner is not None:
         lx, ly = pat.end[0] + x0, pat.end[1] + y0
         slot_out = _owner_slot((lx, ly), q_owner)
-        if slot_out is not None and _squeezes(lx, ly, pat.slot_back, slot_out, mask, width, height, extra):
+        if slot_out is not None and _squeezed_at(lx, ly, pat.slot_back, slot_out, mask, width, height, extra):
             return True
     return False
+
+
+_ARCS = {(a, b): (_arc(a, b, 1), _arc(a, b, -1)) for a in range(8) for b in range(8) if a != b}
+"""Both ways round a grid point from one slot to another: the squares passed, as in ``_squeezes``."""
+
+
+def _squeezed_at(lx: int, ly: int, slot_in: int, slot_out: int, mask: Mask, width: int, height: int,
+                 extra: Collection[int]) -> bool:
+    """``_squeezes`` over the arcs worked out once."""
+    if slot_in == slot_out:
+        return False
+
+    def solid(ox: int, oy: int, touch: frozenset[str]) -> bool:
+        x, y = lx + ox, ly + oy
+        if not (0 <= x < width and 0 <= y < height):
+            return True  # beyond the map's edge is solid all through
+        i = y * width + x
+        return i in extra or mask[i] in touch
+
+    one, other = _ARCS[(slot_in, slot_out)]
+    return any(solid(*a) for a in one) and any(solid(*a) for a in other)
 
 
 def _crossings(p: Point, q: Point) -> list[float]:

@@ -111,6 +111,8 @@ def in_reach(state: Ddm2008State, c: Creature, spec: AttackSpec, e: Creature) ->
     """Whether a direct attack without the "nearest" rule may target ``e``: seen and within range
     (M08-080..M08-082)."""
     if spec.range != "sight":
+        if geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) > spec.reach:
+            return False  # counting round walls is never shorter than the direct count
         d = state.distance(c, e)  # before sight: counting squares is much cheaper than tracing lines
         if d is None or d > spec.reach:
             return False
@@ -615,9 +617,18 @@ def charge_landings(state: Ddm2008State, c: Creature, t: Creature, spec: AttackS
     best: int | None = None
     found: list[Coord] = []
     policy = state.ruleset.policy
-    for sq in reach:
-        fp = footprint(sq, c.size)
-        if geometry.direct_distance(policy, fp, t.squares) > spec.reach:
+    r, size = spec.reach, c.size
+    xs = [x for x, _ in t.squares]
+    ys = [y for _, y in t.squares]
+    # Only squares whose footprint lies within ``r`` of the target on both axes can be in reach; they
+    # are taken row by row, as ``reach`` orders squares of one cost.
+    box = ((x, y) for y in range(min(ys) - r - size + 1, max(ys) + r + 1)
+           for x in range(min(xs) - r - size + 1, max(xs) + r + 1))
+    for sq in box:
+        if sq not in reach:
+            continue
+        fp = footprint(sq, size)
+        if geometry.direct_distance(policy, fp, t.squares) > r:
             continue  # counting round walls is never shorter than the direct count
         d = geometry.distance(state.grid, policy, fp, t.squares)
         if d is None or d > spec.reach or d == 0:

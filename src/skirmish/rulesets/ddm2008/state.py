@@ -85,6 +85,7 @@ class Ddm2008State(Position, State):
         "over",
         "phase",
         "quiet_rounds",
+        "reach_memo",
         "teleported",
         "turn_left",
         "turn_side",
@@ -125,6 +126,7 @@ class Ddm2008State(Position, State):
         state.act = Activation()
         state.teleported = set()
         state.quiet_rounds = 0
+        state.reach_memo = None
         state.noisy = False
         state.over = False
         state.win = None
@@ -159,6 +161,7 @@ class Ddm2008State(Position, State):
         other.act = self.act.copy()
         other.teleported = set(self.teleported)
         other.quiet_rounds = self.quiet_rounds
+        other.reach_memo = None
         other.noisy = self.noisy
         other.over = self.over
         other.win = self.win
@@ -238,15 +241,30 @@ class Ddm2008State(Position, State):
             return [Place(c.id, at=sq) for sq in setup.placements(self, c)]
         out: list[Action] = []
         c = self.creatures[self.active]  # type: ignore[index]
-        if not self.act.no_actions:
-            out.extend(self._move_actions(c))
-            out.extend(self._shift_actions(c))
-            out.extend(combat.attack_actions(self, c))
-            out.extend(combat.charge_actions(self, c))
-            out.extend(combat.power_actions(self, c))
-            out.extend(self._teleport_actions(c))
-        out.extend(self._end_turn_actions(c))
+        self.reach_memo = {}  # moves and charges ask the same movement search while nothing changes
+        try:
+            if not self.act.no_actions:
+                out.extend(self._move_actions(c))
+                out.extend(self._shift_actions(c))
+                out.extend(combat.attack_actions(self, c))
+                out.extend(combat.charge_actions(self, c))
+                out.extend(combat.power_actions(self, c))
+                out.extend(self._teleport_actions(c))
+            out.extend(self._end_turn_actions(c))
+        finally:
+            self.reach_memo = None
         return out
+
+    def reach(self, actor: Creature, budget: int | None = None) -> Reach:
+        """``Position.reach``, asked once per creature and budget while the legal actions are listed."""
+        memo = self.reach_memo
+        if memo is None:
+            return Position.reach(self, actor, budget)
+        key = (actor.id, budget)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = Position.reach(self, actor, budget)
+        return found
 
     def apply(self, action: Any) -> None:
         """Play one action.
@@ -600,6 +618,8 @@ class Ddm2008State(Position, State):
 
     def _mode_for(self, c: Creature, reach: Reach, to: Coord) -> str:
         modes = self.ruleset.movements(self, c)
+        if all(m.mode == "walk" for m in modes):
+            return "walk"  # whatever the searches below found
         best = None
         for m in modes:
             single = self.reach_mode(c, m)

@@ -253,16 +253,21 @@ class Ddm2008Tactician(Tactician):
         if not usable:  # the "nearest" rule: whom it may target depends on the square
             return best_attack(state, c)
         best = 0.0
-        for bound, spec, t in pairs:
+        policy = state.ruleset.policy
+        squares = c.squares
+        for bound, spec, t, t_squares, limit in pairs:
             if bound <= best:
                 break
+            if limit is not None and geometry.direct_distance(policy, squares, t_squares) > limit:
+                continue  # out of range whatever the walls (``in_reach`` would say so, at more cost)
             if combat.in_reach(state, c, spec, t):
                 best = max(best, attack_value(state, c, spec, t))
         return best
 
-    def _attack_pairs(self, state: Ddm2008State, c: Creature) -> tuple[bool, list[tuple[float, AttackSpec, Creature]]]:
+    def _attack_pairs(self, state: Ddm2008State, c: Creature) -> tuple[bool, list[tuple[Any, ...]]]:
         """Every direct attack the creature may make this decision with every active enemy, best bound
-        first; (False, []) when an attack follows the "nearest" rule."""
+        first, with the enemy's squares and the attack's range in squares (None: sight); (False, [])
+        when an attack follows the "nearest" rule."""
         enemies = [e for e in state.enemies_of(c) if e.status == "active"]
         pairs = []
         for spec in c.template.attacks:
@@ -270,7 +275,8 @@ class Ddm2008Tactician(Tactician):
                 continue
             if spec.range == "nearest":
                 return False, []
-            pairs.extend((attack_bound(state, c, spec, t), spec, t) for t in enemies)
+            limit = None if spec.range == "sight" else spec.reach
+            pairs.extend((attack_bound(state, c, spec, t), spec, t, t.squares, limit) for t in enemies)
         pairs.sort(key=lambda p: p[0], reverse=True)
         return True, pairs
 

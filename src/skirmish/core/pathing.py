@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from skirmish.core.coords import DIRECTIONS_8, Coord, centre
 from skirmish.core.grid import Grid
@@ -75,20 +76,22 @@ class MoveRequest:
 class Reach:
     """The result of a movement search: costs and paths to every square it can end in."""
 
-    __slots__ = ("_best", "_parent", "_via", "costs", "start")
+    __slots__ = ("_best", "_parent", "_via", "_width", "costs", "start")
 
-    def __init__(self, start: Coord, costs: dict[Coord, int],
-                 parent: dict[tuple[Coord, int], tuple[Coord, int] | None],
-                 best: dict[Coord, tuple[Coord, int]]) -> None:
+    def __init__(self, start: Coord, costs: dict[Coord, int], parent: dict[Any, Any], best: dict[Coord, Any],
+                 width: int = 0) -> None:
+        """``parent`` and ``best`` hold search states: (square, parity) pairs, or with ``width`` the
+        one-square search's flat states (square index * 2 + parity; -1 in ``best``: one step)."""
         self.start = start
         self.costs = costs
         self._parent = parent
         self._best = best
+        self._width = width
         self._via: dict[Coord, Reach] = {}
 
     def merged(self, other: Reach) -> Reach:
         """A search holding the cheaper way to each square of two searches (two movement modes)."""
-        out = Reach(self.start, dict(self.costs), self._parent, self._best)
+        out = Reach(self.start, dict(self.costs), self._parent, self._best, self._width)
         out._via = dict(self._via)
         for sq, cost in other.costs.items():
             if sq not in out.costs or cost < out.costs[sq]:
@@ -113,6 +116,8 @@ class Reach:
         """The squares entered on the way to ``sq``, in order, ``sq`` last, start excluded."""
         if sq in self._via:
             return self._via[sq].path(sq)
+        if self._width:
+            return self._flat_path(sq)
         out: list[Coord] = []
         state: tuple[Coord, int] | None = self._best[sq]
         while state is not None:
@@ -120,6 +125,24 @@ class Reach:
             if before is None:
                 break
             out.append(state[0])
+            state = before
+        out.reverse()
+        return out
+
+
+    def _flat_path(self, sq: Coord) -> list[Coord]:
+        w = self._width
+        state = self._best[sq]
+        if state < 0:
+            return [sq]
+        parent = self._parent
+        out: list[Coord] = []
+        while True:
+            before = parent.get(state)
+            if before is None:
+                break
+            i = state >> 1
+            out.append((i % w, i // w))
             state = before
         out.reverse()
         return out
@@ -378,7 +401,7 @@ def _reachable_unit(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -> Rea
         return (i % w, i // w)
 
     costs: dict[Coord, int] = {}
-    best: dict[Coord, tuple[Coord, int]] = {}
+    best: dict[Coord, int] = {}
     for state, spent in dist.items():
         i = state >> 1
         if i == start or not _can_end_index(grid, req, i):
@@ -386,10 +409,7 @@ def _reachable_unit(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -> Rea
         square = sq(i)
         if square not in costs or spent < costs[square]:
             costs[square] = spent
-            best[square] = (square, state & 1)
-    parents: dict[tuple[Coord, int], tuple[Coord, int] | None] = {(req.at, start_state & 1): None}
-    for state, before in parent.items():
-        parents[(sq(state >> 1), state & 1)] = (sq(before >> 1), before & 1)
+            best[square] = state
     if req.min_one_square and budget >= 1:
         for j, _d, _diagonal in moves[start]:
             square = sq(j)
@@ -398,9 +418,8 @@ def _reachable_unit(grid: Grid, policy: GeometryPolicy, req: MoveRequest) -> Rea
                 c = enter_cost(j)
             if c and square not in costs and _can_end_index(grid, req, j):
                 costs[square] = budget
-                best[square] = (square, 2)  # parity 2: a state of its own, so no search path is overwritten
-                parents[(square, 2)] = (req.at, start_state & 1)
-    return Reach(req.at, costs, parents, best)
+                best[square] = -1  # a path of its own, one step, so no search path is overwritten
+    return Reach(req.at, costs, parent, best, w)
 
 
 def _can_end_index(grid: Grid, req: MoveRequest, i: int) -> bool:

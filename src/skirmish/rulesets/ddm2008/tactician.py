@@ -226,18 +226,22 @@ class Ddm2008Tactician(Tactician):
         c.at = at
         try:
             value = 0.0
-            enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+            # The active enemies with their squares: the same for every square of the decision.
+            enemies = self._memo.get(("enemies", c.id), lambda: [
+                (e, e.squares) for e in state.enemies_of(c) if e.status == "active"])
             if not state.act.attack_used:
                 value += self._best_attack_from_here(state, c)
             if combat.in_victory_area(state, c):
                 value += 4.0
+            squares = c.squares
             # Danger: enemies that can hit it where it stands.
-            for e in enemies:
-                if geometry.adjacent(c.squares, e.squares) and e.template.attacks:
+            for e, e_squares in enemies:
+                if e.template.attacks and geometry.adjacent(squares, e_squares):
                     value -= 0.3 * self._threat(state, e, c)
             # Closing in: melee creatures want the nearest enemy near; ranged ones want it at range.
             if enemies:
-                d = min(geometry.direct_distance(state.ruleset.policy, c.squares, e.squares) for e in enemies)
+                policy = state.ruleset.policy
+                d = min(geometry.direct_distance(policy, squares, e_squares) for _, e_squares in enemies)
                 ranged = c.template.attacks and c.template.attacks[0].kind != "melee"
                 value -= 0.08 * (abs(d - 4) if ranged else d)
             return value

@@ -759,7 +759,8 @@ def in_victory_area(state: Ddm2008State, c: Creature) -> bool:
     letter = state.letters.get(c.side)
     if letter is None:
         return False
-    zones = [sq for name, sqs in state.grid.zones.items() if name.startswith(f"victory_{letter}") for sq in sqs]
+    zones: frozenset[Coord] = state.grid.cached(("victory", letter), lambda: frozenset(  # type: ignore[assignment]
+        sq for name, sqs in state.grid.zones.items() if name.startswith(f"victory_{letter}") for sq in sqs))
     return any(s in zones for s in c.squares)
 
 

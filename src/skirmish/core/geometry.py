@@ -26,6 +26,7 @@ NONE, PARTIAL, THREE_QUARTERS, TOTAL = 0, 1, 2, 3
 # Lines between squares.
 
 _SEGMENT_CACHE_LIMIT = 500_000
+_COVER_CACHE_LIMIT = 200_000
 
 
 def blocked(grid: Grid, question: str, p: Point, q: Point, extra: Collection[int] = (),
@@ -255,7 +256,7 @@ def cover(
         key = (tuple(attacker), tuple(target), kind, near)
         found = table.get(key)
         if found is None:
-            if len(table) > _SEGMENT_CACHE_LIMIT:
+            if len(table) > _COVER_CACHE_LIMIT:
                 table.clear()
             found = table[key] = _cover(grid, policy, attacker, target, kind, near, None)
         return found

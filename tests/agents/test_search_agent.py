@@ -37,8 +37,16 @@ def test_budget_from_the_agent_name():
     agent = find_agent("search:width=5:samples=2", "dnd5e", 1)
     assert isinstance(agent, SearchAgent)
     assert agent.budget == SearchBudget(width=5, samples=2)
-    assert find_agent("search", "ddm2008", 1).budget == SearchBudget()
-    assert find_agent("search:sides=2", "ddm2008", 1).budget.sides == 2
+    assert find_agent("search", "dnd5e", 1).budget == SearchBudget()
+    assert find_agent("search:sides=2", "dnd5e", 1).budget.sides == 2
+
+
+def test_ddm2008_has_its_own_search_budget_overridden_field_by_field():
+    """ddm2008's futures run until the foe has answered, so its default budget is the smaller one it
+    was measured with; a field named in the agent's name replaces only that field."""
+    assert find_agent("search", "ddm2008", 1).budget == SearchBudget(width=2, kinds=1, samples=2, sides=2, confirm=2)
+    assert find_agent("search:samples=4", "ddm2008", 1).budget == SearchBudget(
+        width=2, kinds=1, samples=4, sides=2, confirm=2)
 
 
 @pytest.mark.parametrize("text, words", [("depth=3", "unknown 'depth'"), ("samples=0", "at least 1"),

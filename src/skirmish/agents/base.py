@@ -41,15 +41,18 @@ AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": lambda ruleset, seed
 
 def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
     """Make an agent by name for a rule set: ``random``, ``tactician`` (the rule set's own), or ``search``
-    with an optional budget (``search:width=4:samples=8``, see ``SearchBudget``).
+    with an optional budget (``search:width=4:samples=8``, see ``SearchBudget``) over the rule set's
+    own defaults (``Ruleset.search_budget``).
 
     Raises:
         ContentError: no such agent for this rule set.
     """
     if name == "search" or name.startswith("search:"):
         from skirmish.agents.search import SearchAgent, SearchBudget
+        from skirmish.rulesets import find_ruleset
 
-        return SearchAgent(ruleset, seed, SearchBudget.parse(name.partition(":")[2]))
+        defaults = find_ruleset(ruleset).search_budget
+        return SearchAgent(ruleset, seed, SearchBudget.parse(name.partition(":")[2], defaults))
     if name == "tactician":
         from skirmish.rulesets import find_ruleset
 

@@ -22,7 +22,7 @@ plays every rule set that has a tactician.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,9 +60,10 @@ class SearchBudget:
     confirm: int = 8
 
     @classmethod
-    def parse(cls, text: str) -> SearchBudget:
+    def parse(cls, text: str, defaults: Mapping[str, int] | None = None) -> SearchBudget:
         """A budget from ``width=4:samples=8`` (the part after ``search:`` in an agent name; colons,
-        since commas separate the agents of the sides).
+        since commas separate the agents of the sides); fields it does not name come from
+        ``defaults`` (a rule set's ``search_budget``), then from the class.
 
         Raises:
             SkirmishError: an unknown field or a value that is not a whole number of at least 1.
@@ -83,7 +84,7 @@ class SearchBudget:
             if number < least or not value.strip().isdigit():
                 raise SkirmishError(f"search budget: {key} must be a whole number of at least {least}, got {value!r}")
             values[key] = number
-        return cls(**values)
+        return cls(**{**(defaults or {}), **values})
 
 
 def evaluate(state: State, side: str) -> float:

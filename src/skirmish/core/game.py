@@ -87,6 +87,8 @@ class Ruleset(ABC):
         cover_words: the ``cover`` answer for degrees none, partial, three-quarters, total.
         state_class: the ``State`` subclass that plays it; None while only geometry is built.
         tactician: the factory (seed -> agent) of its rules-aware agent, once it has one.
+        search_budget: the search agent's budget fields where this rule set's differ from the
+            defaults (``SearchBudget``); a budget in the agent's name overrides them field by field.
         speed_zero_conditions: conditions under which a creature cannot move at all.
         slowed_speed: the speed a ``slowed`` creature has at most, if the rule set has slowed.
         crawl_condition: the condition under which every square costs one more (prone).
@@ -107,6 +109,7 @@ class Ruleset(ABC):
     state_class: ClassVar[type[State] | None] = None
     rule_ids: ClassVar[Mapping[str, str]] = {}
     tactician: ClassVar[Any] = None
+    search_budget: ClassVar[Mapping[str, int]] = {}
     speed_zero_conditions: ClassVar[frozenset[str]] = frozenset()
     slowed_speed: ClassVar[int | None] = None
     crawl_condition: ClassVar[str | None] = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -73,6 +74,9 @@ class Ddm2008(Ruleset):
     options_model = Ddm2008Options
     state_class = Ddm2008State
     tactician = Ddm2008Tactician
+    # A side's turn holds several activations, so a future runs until the foe has answered (sides=2),
+    # which makes each future long: fewer, the budget measured against the tactician (README).
+    search_budget = MappingProxyType({"width": 2, "kinds": 1, "samples": 2, "sides": 2, "confirm": 2})
     conditions = frozenset((
         "dazed", "staggered", "stunned", "helpless", "immobilized", "confused", "enervated",
         "slowed", "invisible",

@@ -257,7 +257,7 @@ class Ddm2008State(Position, State):
 
     def reach(self, actor: Creature, budget: int | None = None) -> Reach:
         """``Position.reach``, asked once per creature and budget while the legal actions are listed."""
-        memo = self.reach_memo
+        memo = getattr(self, "reach_memo", None)  # unset on a state made by hand
         if memo is None:
             return Position.reach(self, actor, budget)
         key = (actor.id, budget)

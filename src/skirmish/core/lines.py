@@ -23,7 +23,7 @@ that same square: ddm2008 forest, M08-124).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from math import floor
 from typing import Any
 
@@ -154,7 +154,8 @@ def segment_blocked(
 # Compiled lines. What a segment crosses depends only on its direction, length and where in its
 # first square it starts, so each such shape is traced once (for every map) into a pattern of
 # relative squares, each with the kinds of matter that block there; asking a line is then a walk
-# over that pattern. ``_traced_blocked`` below is the plain tracing the patterns are checked against.
+# over that pattern. ``_traced_blocked`` below judges the same walk (``_walk``) square by square, and the
+# patterns are checked against it.
 
 _BLOCKING_KINDS = ("full", "nw", "ne", "sw", "se", "opposite_sides")
 _EDGE_KINDS = {edge: frozenset(k for k in _BLOCKING_KINDS if _edge_solid(k, edge))
@@ -228,45 +229,30 @@ def _pattern(dx: float, dy: float, fx: float, fy: float) -> _Pattern:
     if found is not None:
         return found
     pat = _Pattern()
-    px, py, qx, qy = fx, fy, fx + dx, fy + dy
-    sx, sy = _sign(dx), _sign(dy)
-    pat.slot_fwd = _SLOT_OF_SIGNS[(sx, sy)]
+    pat.slot_fwd = _SLOT_OF_SIGNS[(_sign(dx), _sign(dy))]
     pat.slot_back = (pat.slot_fwd + 4) % 8
-    params = _crossings((px, py), (qx, qy))
-    for t in params:
-        lxf, lyf = px + dx * t, py + dy * t
-        lx, ly = round(lxf), round(lyf)
-        if abs(lxf - lx) > _EPS or abs(lyf - ly) > _EPS:
-            continue
-        if t == 0.0:
-            pat.start = (lx, ly)
-        elif t == 1.0:
-            pat.end = (lx, ly)
+    for item in _walk((fx, fy), (fx + dx, fy + dy)):
+        if item[0] == "point":
+            _, t, lx, ly = item
+            if t == 0.0:
+                pat.start = (lx, ly)
+            elif t == 1.0:
+                pat.end = (lx, ly)
+            else:
+                pat.squeezes.append((lx, ly, _arc(pat.slot_back, pat.slot_fwd, 1),
+                                     _arc(pat.slot_back, pat.slot_fwd, -1)))
+        elif item[0] == "seam":
+            _, xa, ya, edge_a, xb, yb, edge_b = item
+            pat.seams.append((xa, ya, _EDGE_KINDS[edge_a], xb, yb, _EDGE_KINDS[edge_b]))
         else:
-            pat.squeezes.append((lx, ly, _arc(pat.slot_back, pat.slot_fwd, 1), _arc(pat.slot_back, pat.slot_fwd, -1)))
-    for t0, t1 in itertools.pairwise(params):
-        if t1 - t0 < _EPS:
-            continue
-        tm = (t0 + t1) / 2
-        mx, my = px + dx * tm, py + dy * tm
-        if sx == 0 and abs(mx - round(mx)) < _EPS:
-            k, row = round(mx), floor(my)
-            pat.seams.append((k - 1, row, _EDGE_KINDS["right"], k, row, _EDGE_KINDS["left"]))
-            continue
-        if sy == 0 and abs(my - round(my)) < _EPS:
-            k, col = round(my), floor(mx)
-            pat.seams.append((col, k - 1, _EDGE_KINDS["bottom"], col, k, _EDGE_KINDS["top"]))
-            continue
-        cx, cy = floor(mx), floor(my)
-        ax, ay = px + dx * t0 - cx, py + dy * t0 - cy
-        bx, by = px + dx * t1 - cx, py + dy * t1 - cy
-        kinds = {"full"}
-        if _crosses_opposite_sides(ax, ay, bx, by):
-            kinds.add("opposite_sides")
-        for tri in _TRIANGLES:
-            if min(_inside_triangle(tri, ax, ay), _inside_triangle(tri, bx, by)) < -_EPS:
-                kinds.add(tri)
-        pat.cells.append((cx, cy, frozenset(kinds)))
+            _, cx, cy, ax, ay, bx, by = item
+            kinds = {"full"}
+            if _crosses_opposite_sides(ax, ay, bx, by):
+                kinds.add("opposite_sides")
+            for tri in _TRIANGLES:
+                if min(_inside_triangle(tri, ax, ay), _inside_triangle(tri, bx, by)) < -_EPS:
+                    kinds.add(tri)
+            pat.cells.append((cx, cy, frozenset(kinds)))
     pat.finish()
     if len(_PATTERNS) > 200_000:
         _PATTERNS.clear()
@@ -389,34 +375,65 @@ def _traced_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, ext
             return False
         return _squeezes(lx, ly, a, b, mask, width, height, extra)
 
-    params = _crossings(p, q)
     slot_fwd = _SLOT_OF_SIGNS[(sx, sy)]
     slot_back = (slot_fwd + 4) % 8
+    for item in _walk(p, q):
+        if item[0] == "point":
+            # A grid point on the line: squeezing between solid matter that meets there.
+            _, t, lx, ly = item
+            if t == 0.0:
+                if p_owner is None:
+                    continue
+                slot_in = _owner_slot((lx, ly), p_owner)
+                slot_out = slot_fwd
+            elif t == 1.0:
+                if q_owner is None:
+                    continue
+                slot_in = slot_back
+                slot_out = _owner_slot((lx, ly), q_owner)
+            else:
+                slot_in, slot_out = slot_back, slot_fwd
+            if slot_in is None or slot_out is None:
+                continue
+            if _squeezes(lx, ly, slot_in, slot_out, mask, width, height, extra):
+                return True
+        elif item[0] == "seam":
+            # Along an edge: blocked when both squares beside it are solid on that edge.
+            _, xa, ya, edge_a, xb, yb, edge_b = item
+            if (_edge_solid(_kind(mask, width, height, xa, ya, extra), edge_a)
+                    and _edge_solid(_kind(mask, width, height, xb, yb, extra), edge_b)):
+                return True
+        else:
+            # Inside a square.
+            _, cx, cy, ax, ay, bx, by = item
+            kind = _kind(mask, width, height, cx, cy, extra)
+            if kind is None:
+                continue
+            if kind == "full":
+                return True
+            if kind == "opposite_sides":
+                if _crosses_opposite_sides(ax, ay, bx, by):
+                    return True
+                continue
+            if min(_inside_triangle(kind, ax, ay), _inside_triangle(kind, bx, by)) < -_EPS:
+                return True
+    return False
 
-    # Grid points on the line: squeezing between solid matter that meets there.
+
+def _walk(p: Point, q: Point) -> Iterator[tuple[Any, ...]]:
+    """What the segment from ``p`` to ``q`` meets, in order: each grid point on it, as ``("point",
+    t, x, y)``; then each piece between grid lines, along an edge as ``("seam", xa, ya, edge_a, xb,
+    yb, edge_b)`` (the squares on both sides, and which of its edges each shows the line) or inside
+    a square as ``("cell", x, y, ax, ay, bx, by)`` (where it enters and leaves, local to the square)."""
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    sx, sy = _sign(dx), _sign(dy)
+    params = _crossings(p, q)
     for t in params:
         lxf, lyf = px + dx * t, py + dy * t
         lx, ly = round(lxf), round(lyf)
-        if abs(lxf - lx) > _EPS or abs(lyf - ly) > _EPS:
-            continue
-        if t == 0.0:
-            if p_owner is None:
-                continue
-            slot_in = _owner_slot((lx, ly), p_owner)
-            slot_out = slot_fwd
-        elif t == 1.0:
-            if q_owner is None:
-                continue
-            slot_in = slot_back
-            slot_out = _owner_slot((lx, ly), q_owner)
-        else:
-            slot_in, slot_out = slot_back, slot_fwd
-        if slot_in is None or slot_out is None:
-            continue
-        if _squeezes(lx, ly, slot_in, slot_out, mask, width, height, extra):
-            return True
-
-    # Pieces between grid lines: inside a square, or along an edge.
+        if abs(lxf - lx) <= _EPS and abs(lyf - ly) <= _EPS:
+            yield ("point", t, lx, ly)
     for t0, t1 in itertools.pairwise(params):
         if t1 - t0 < _EPS:
             continue
@@ -424,33 +441,14 @@ def _traced_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, ext
         mx, my = px + dx * tm, py + dy * tm
         if sx == 0 and abs(mx - round(mx)) < _EPS:
             k, row = round(mx), floor(my)
-            left = _kind(mask, width, height, k - 1, row, extra)
-            right = _kind(mask, width, height, k, row, extra)
-            if _edge_solid(left, "right") and _edge_solid(right, "left"):
-                return True
+            yield ("seam", k - 1, row, "right", k, row, "left")
             continue
         if sy == 0 and abs(my - round(my)) < _EPS:
             k, col = round(my), floor(mx)
-            up = _kind(mask, width, height, col, k - 1, extra)
-            down = _kind(mask, width, height, col, k, extra)
-            if _edge_solid(up, "bottom") and _edge_solid(down, "top"):
-                return True
+            yield ("seam", col, k - 1, "bottom", col, k, "top")
             continue
         cx, cy = floor(mx), floor(my)
-        kind = _kind(mask, width, height, cx, cy, extra)
-        if kind is None:
-            continue
-        if kind == "full":
-            return True
-        ax, ay = px + dx * t0 - cx, py + dy * t0 - cy
-        bx, by = px + dx * t1 - cx, py + dy * t1 - cy
-        if kind == "opposite_sides":
-            if _crosses_opposite_sides(ax, ay, bx, by):
-                return True
-            continue
-        if min(_inside_triangle(kind, ax, ay), _inside_triangle(kind, bx, by)) < -_EPS:
-            return True
-    return False
+        yield ("cell", cx, cy, px + dx * t0 - cx, py + dy * t0 - cy, px + dx * t1 - cx, py + dy * t1 - cy)
 
 
 def _on(v: float, k: float) -> bool:

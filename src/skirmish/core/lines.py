@@ -96,30 +96,6 @@ def _owner_slot(point: tuple[int, int], owner: Coord) -> int | None:
     return None
 
 
-def _squeezes(
-    lx: int, ly: int, slot_in: int, slot_out: int,
-    mask: Mask, width: int, height: int, extra: Collection[int],
-) -> bool:
-    """Whether a line through grid point (lx, ly) has solid matter on both its sides there."""
-    if slot_in == slot_out:
-        return False
-
-    def solid(slot: int) -> bool:
-        ox, oy = _SLOT_SQUARE[slot]
-        kind = _kind(mask, width, height, lx + ox, ly + oy, extra)
-        return _touches_corner(kind, -ox, -oy)
-
-    def arc_blocked(step: int) -> bool:
-        s = (slot_in + step) % 8
-        while s != slot_out:
-            if s % 2 == 0 and solid(s):
-                return True
-            s = (s + step) % 8
-        return False
-
-    return arc_blocked(1) and arc_blocked(-1)
-
-
 def segment_blocked(
     p: Point,
     q: Point,
@@ -306,23 +282,25 @@ def _ends_squeezed(pat: _Pattern, x0: int, y0: int, mask: Mask, width: int, heig
     if pat.start is not None and p_owner is not None:
         lx, ly = pat.start[0] + x0, pat.start[1] + y0
         slot_in = _owner_slot((lx, ly), p_owner)
-        if slot_in is not None and _squeezed_at(lx, ly, slot_in, pat.slot_fwd, mask, width, height, extra):
+        if slot_in is not None and _squeezes(lx, ly, slot_in, pat.slot_fwd, mask, width, height, extra):
             return True
     if pat.end is not None and q_owner is not None:
         lx, ly = pat.end[0] + x0, pat.end[1] + y0
         slot_out = _owner_slot((lx, ly), q_owner)
-        if slot_out is not None and _squeezed_at(lx, ly, pat.slot_back, slot_out, mask, width, height, extra):
+        if slot_out is not None and _squeezes(lx, ly, pat.slot_back, slot_out, mask, width, height, extra):
             return True
     return False
 
 
 _ARCS = {(a, b): (_arc(a, b, 1), _arc(a, b, -1)) for a in range(8) for b in range(8) if a != b}
-"""Both ways round a grid point from one slot to another: the squares passed, as in ``_squeezes``."""
+"""Both ways round a grid point from one slot to another: the squares passed, each with the kinds that
+hold the point."""
 
 
-def _squeezed_at(lx: int, ly: int, slot_in: int, slot_out: int, mask: Mask, width: int, height: int,
+def _squeezes(lx: int, ly: int, slot_in: int, slot_out: int, mask: Mask, width: int, height: int,
                  extra: Collection[int]) -> bool:
-    """``_squeezes`` over the arcs worked out once."""
+    """Whether a line through grid point (lx, ly), in from ``slot_in`` and out to ``slot_out``, has solid
+    matter on both its sides there."""
     if slot_in == slot_out:
         return False
 

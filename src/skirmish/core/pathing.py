@@ -116,36 +116,18 @@ class Reach:
         """The squares entered on the way to ``sq``, in order, ``sq`` last, start excluded."""
         if sq in self._via:
             return self._via[sq].path(sq)
-        if self._width:
-            return self._flat_path(sq)
-        out: list[Coord] = []
-        state: tuple[Coord, int] | None = self._best[sq]
-        while state is not None:
-            before = self._parent.get(state)
-            if before is None:
-                break
-            out.append(state[0])
-            state = before
-        out.reverse()
-        return out
-
-
-    def _flat_path(self, sq: Coord) -> list[Coord]:
         w = self._width
         state = self._best[sq]
-        if state < 0:
-            return [sq]
-        parent = self._parent
-        out: list[Coord] = []
-        while True:
-            before = parent.get(state)
-            if before is None:
-                break
-            i = state >> 1
-            out.append((i % w, i // w))
+        if w and state < 0:
+            return [sq]  # the one step of the minimum-one-square rule
+        states = []
+        while (before := self._parent.get(state)) is not None:
+            states.append(state)
             state = before
-        out.reverse()
-        return out
+        states.reverse()
+        if w:
+            return [((s >> 1) % w, (s >> 1) // w) for s in states]
+        return [s[0] for s in states]
 
 
 def unit_steps(grid: Grid) -> list[tuple[bool, ...]]:

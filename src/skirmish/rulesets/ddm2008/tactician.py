@@ -226,9 +226,7 @@ class Ddm2008Tactician(Tactician):
         c.at = at
         try:
             value = 0.0
-            # The active enemies with their squares: the same for every square of the decision.
-            enemies = self._memo.get(("enemies", c.id), lambda: [
-                (e, e.squares) for e in state.enemies_of(c) if e.status == "active"])
+            enemies = self._active_enemies(state, c)
             if not state.act.attack_used:
                 value += self._best_attack_from_here(state, c)
             if combat.in_victory_area(state, c):
@@ -247,6 +245,11 @@ class Ddm2008Tactician(Tactician):
             return value
         finally:
             c.at = here
+
+    def _active_enemies(self, state: Ddm2008State, c: Creature) -> list[tuple[Creature, tuple[tuple[int, int], ...]]]:
+        """The creature's active enemies with their squares: the same for every square of a decision."""
+        return self._memo.get(("enemies", c.id), lambda: [
+            (e, e.squares) for e in state.enemies_of(c) if e.status == "active"])
 
     def _best_attack_from_here(self, state: Ddm2008State, c: Creature) -> float:
         """The best ``attack_value`` of a direct attack from where the creature stands (0 if none).
@@ -272,7 +275,7 @@ class Ddm2008Tactician(Tactician):
         """Every direct attack the creature may make this decision with every active enemy, best bound
         first, with the enemy's squares and the attack's range in squares (None: sight); (False, [])
         when an attack follows the "nearest" rule."""
-        enemies = [e for e in state.enemies_of(c) if e.status == "active"]
+        enemies = self._active_enemies(state, c)
         pairs = []
         for spec in c.template.attacks:
             if spec.area is not None or combat.attack_allowed(state, c, spec):
@@ -280,7 +283,7 @@ class Ddm2008Tactician(Tactician):
             if spec.range == "nearest":
                 return False, []
             limit = None if spec.range == "sight" else spec.reach
-            pairs.extend((attack_bound(state, c, spec, t), spec, t, t.squares, limit) for t in enemies)
+            pairs.extend((attack_bound(state, c, spec, t), spec, t, t_squares, limit) for t, t_squares in enemies)
         pairs.sort(key=lambda p: p[0], reverse=True)
         return True, pairs
 

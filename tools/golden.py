@@ -33,9 +33,8 @@ GAMES: dict[str, list[tuple[str, dict[str, Any], int, tuple[str, str]]]] = {
 }
 
 
-def play(source: dict[str, Any], seed: int, agents: tuple[str, str]) -> Iterator[str]:
-    """Every event of one seeded game, as JSON lines, and the result last."""
-    from skirmish.agents import find_agent, play_game
+def start(source: dict[str, Any], seed: int) -> Any:
+    """A new seeded game from a scenario path (from the project's root) or two shipped warbands and maps."""
     from skirmish.games import warband
     from skirmish.sim.batch import build_state
 
@@ -44,7 +43,14 @@ def play(source: dict[str, Any], seed: int, agents: tuple[str, str]) -> Iterator
         src["scenario"] = str(ROOT / src["scenario"])
     else:
         src["warbands"] = [list(warband(name)) for name in src["warbands"]]
-    state = build_state(src, seed)
+    return build_state(src, seed)
+
+
+def play(source: dict[str, Any], seed: int, agents: tuple[str, str]) -> Iterator[str]:
+    """Every event of one seeded game, as JSON lines, and the result last."""
+    from skirmish.agents import find_agent, play_game
+
+    state = start(source, seed)
     players = {side: find_agent(name, state.ruleset.name, seed + k)
                for k, (side, name) in enumerate(zip(state.sides(), agents, strict=False))}
     state = play_game(state, players)

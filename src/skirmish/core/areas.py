@@ -33,8 +33,8 @@ def within(grid: Grid, policy: GeometryPolicy, origin: Footprint, n: int) -> set
                     out.add(grid.square(i))
         return out
     for sq in grid.squares():
-        d = distance(grid, policy, origin, [sq])
-        if d is not None and d <= n:
+        counted = distance(grid, policy, origin, [sq])
+        if counted is not None and counted <= n:
             out.add(sq)
     return out
 

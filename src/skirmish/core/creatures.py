@@ -217,8 +217,13 @@ class Creature:
         c.id, c.side, c.team, c.template, c.at = self.id, self.side, self.team, self.template, self.at
         c.hp, c.temp_hp, c.hero, c.elevation, c.status = self.hp, self.temp_hp, self.hero, self.elevation, self.status
         c.conditions = list(self.conditions)
-        c.marks = dict(self.marks)
+        c.marks = {k: (v.copy() if isinstance(v, dict | list | set) else v) for k, v in self.marks.items()}
         return c
+
+    def restore(self, other: Creature) -> None:
+        """Become ``other`` (a copy of this creature taken earlier), keeping this object's identity."""
+        for name in Creature.__slots__:
+            setattr(self, name, getattr(other, name))
 
     @property
     def size(self) -> int:

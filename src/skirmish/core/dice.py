@@ -499,6 +499,10 @@ class Dice:
         other.log = list(self.log) if other.keep_log else []
         return other
 
+    def same_stream(self, other: Dice) -> bool:
+        """Whether the two will roll the same from now on (same generator state, same forced dice)."""
+        return self._rng.getstate() == other._rng.getstate() and self._forced == other._forced
+
     def reseed(self, seed: int) -> None:
         """Roll from a new generator from now on (forced dice still first): a search's sampled future
         must not be the game's own."""

@@ -12,14 +12,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast, final
 
 from pydantic import BaseModel, ConfigDict
 
 from skirmish.core.pathing import ALLY, BLOCKED, Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.terrain import TerrainKind
-from skirmish.errors import NotPlayableError
+from skirmish.errors import NotPlayableError, SkirmishError
 
 if TYPE_CHECKING:
     from skirmish.core.creatures import Creature, CreatureTemplate
@@ -136,7 +136,7 @@ class Ruleset(ABC):
         """
         if self.state_class is None:
             raise NotPlayableError(f"{self.name} cannot play actions yet")
-        return self.state_class.from_position(position)  # type: ignore[attr-defined,no-any-return]
+        return self.state_class.from_position(position)  # type: ignore[attr-defined]
 
     def parse_action(self, step: Mapping[str, Any]) -> Any:
         """The action a scenario step describes (``{actor, do, ...}``).
@@ -232,10 +232,21 @@ class Ruleset(ABC):
 class State(ABC):
     """A game in progress: the interface agents, the simulator and the interfaces use.
 
-    Concrete states also inherit ``Position`` (the map, creatures, dice and events).
+    Concrete states also inherit ``Position`` (the map, creatures, dice, events and history) and
+    declare their own fields in ``__slots__`` and a ``fields`` table (``core.fields``): ``clone``,
+    equality and the rollback of a refused action follow from that table.
+
+    The contract (DESIGN.md, "Core combat"): ``apply`` is this class's template method. It asks the
+    rule set's pure ``check``, then lets the rule set ``_play`` the action, then records it in the
+    history. Should ``_play`` still refuse the action part way (a rule found while playing it), the
+    state is put back exactly as it was, log and dice included: a refused action never changes a
+    game. Queries and agents never change a state.
     """
 
+    __slots__ = ()
+
     events: list[Event]
+    history: list[Any]
 
     @property
     @abstractmethod
@@ -251,13 +262,38 @@ class State(ABC):
     def legal_actions(self) -> Sequence[Any]:
         """Every action allowed now, as small immutable values."""
 
-    @abstractmethod
+    @final
     def apply(self, action: Any) -> None:
-        """Play one action, rolling dice from the state's own generator.
+        """Play one action, rolling dice from the state's own generator, and record it.
 
         Raises:
             IllegalActionError: the rules forbid it here; nothing has changed.
+            InvalidActionError: it is malformed or names what does not exist; nothing has changed.
         """
+        self.check(action)
+        pos = cast("Position", self)
+        before = pos.clone(record=False)
+        events, rolls = len(pos.events), len(pos.dice.log)
+        try:
+            self._play(action)
+        except SkirmishError:
+            pos._rollback(before, events, rolls)
+            raise
+        if pos.recording:
+            pos.history.append(action)
+
+    def check(self, action: Any) -> None:  # noqa: B027 (a neutral hook: the base refuses nothing)
+        """Refuse an action the rules forbid now, changing nothing (a query). The base refuses nothing;
+        ``_play`` may still refuse what only playing reveals, and ``apply`` then puts the state back.
+
+        Raises:
+            IllegalActionError: the rules forbid it now.
+            InvalidActionError: it is malformed.
+        """
+
+    @abstractmethod
+    def _play(self, action: Any) -> None:
+        """Carry out an action that ``check`` let through (the rule set's own rules)."""
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -273,10 +309,19 @@ class State(ABC):
     def score(self) -> dict[str, int]:
         """Points per side as the scenario's rules count them."""
 
-    @abstractmethod
-    def clone(self, *, record: bool = True) -> State:
-        """A cheap, independent copy for search; ``record=False`` makes a quiet copy that plays the
-        same rules but keeps no event log (nobody reads it)."""
+    def clone(self, *, record: bool = True) -> Self:
+        """A cheap, independent copy for search, made from the declared fields; ``record=False`` makes a
+        quiet copy that plays the same rules but keeps no event log (nobody reads it)."""
+        other = object.__new__(type(self))
+        cast("Position", self)._copy_into(cast("Position", other), record)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return cast("Position", self).same_as(cast("Position", other))
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,6 +272,7 @@ def _cover(grid: Grid, policy: GeometryPolicy, attacker: Footprint, target: Foot
     def blocked_line(p: Point, q: Point, extra: Collection[int], po: Coord | None, qo: Coord | None) -> bool:
         return blocked(grid, question, p, q, extra, po, qo, mask)
 
+    origin_list: list[tuple[Point, Coord | None]]
     if origins is None:
         origin_list = [(p, sq) for sq in attacker for p in open_corners(sq, mask, grid.width)]
     else:

@@ -177,6 +177,7 @@ class _Pattern:
         found = self.by_width.get(width)
         if found is None:
             cells = tuple((y * width + x, k) for x, y, k in self.cells)
+            pairs: tuple[tuple[tuple[tuple[int, frozenset[str]], ...], tuple[tuple[int, frozenset[str]], ...]], ...]
             pairs = tuple((((ya * width + xa, ka),), ((yb * width + xb, kb),)) for xa, ya, ka, xb, yb, kb in self.seams)
             pairs += tuple((tuple(((y + oy) * width + x + ox, t) for ox, oy, t in one),
                             tuple(((y + oy) * width + x + ox, t) for ox, oy, t in other))
@@ -359,6 +360,8 @@ def _traced_blocked(p: Point, q: Point, mask: Mask, width: int, height: int, ext
         if item[0] == "point":
             # A grid point on the line: squeezing between solid matter that meets there.
             _, t, lx, ly = item
+            slot_in: int | None
+            slot_out: int | None
             if t == 0.0:
                 if p_owner is None:
                     continue

@@ -7,8 +7,8 @@ the time; they route the rule set's policy and hooks into the core's geometry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from skirmish.core import areas as area_shapes
 from skirmish.core import geometry
@@ -16,6 +16,7 @@ from skirmish.core.coords import Coord, Point, centre, corners
 from skirmish.core.creatures import AreaSpec, Attack, Creature
 from skirmish.core.dice import Dice
 from skirmish.core.events import Event
+from skirmish.core.fields import Copy, copy_value, declared
 from skirmish.core.grid import Grid
 from skirmish.core.pathing import MoveRequest, Passage, Reach, reachable
 from skirmish.errors import IllegalActionError, InvalidActionError
@@ -40,7 +41,13 @@ class Position:
             keeping (or copying) a log nobody reads.
     """
 
-    __slots__ = ("creatures", "dice", "events", "grid", "recording", "round", "ruleset", "start", "turn")
+    __slots__ = ("creatures", "dice", "events", "grid", "history", "recording", "round", "ruleset", "start",
+                 "turn")
+    fields: ClassVar[Mapping[str, Copy]] = {
+        "grid": Copy.SHARE, "ruleset": Copy.SHARE, "creatures": Copy.RECORDS, "round": Copy.SHARE,
+        "turn": Copy.SHARE, "start": Copy.COPY,
+        "dice": Copy.LOG, "events": Copy.LOG, "history": Copy.LOG, "recording": Copy.LOG,
+    }
 
     def __init__(self, grid: Grid, ruleset: Ruleset, creatures: Iterable[Creature], dice: Dice,
                  *, round: int = 1, turn: str | None = None, start: dict[str, Any] | None = None) -> None:
@@ -49,6 +56,7 @@ class Position:
         self.creatures: dict[str, Creature] = {c.id: c for c in creatures}
         self.dice = dice
         self.events: list[Event] = []
+        self.history: list[Any] = []
         self.recording = True
         self.round = round
         self.turn = turn
@@ -65,16 +73,54 @@ class Position:
         return other
 
     def _copy_into(self, other: Position, record: bool = True) -> None:
-        other.grid = self.grid
-        other.ruleset = self.ruleset
-        other.creatures = {k: c.copy() for k, c in self.creatures.items()}
+        """Copy every field that ``other``'s class and this position share, as each is declared
+        (``fields``); the log, the history and the dice's log only when recording."""
+        plan = declared(type(other)) if type(other) is type(self) else Position.fields
+        for name, how in plan.items():
+            if how is not Copy.LOG:
+                setattr(other, name, copy_value(how, getattr(self, name)))
         record = record and self.recording
         other.dice = self.dice.clone(keep_log=record)
         other.events = list(self.events) if record else []
+        other.history = list(self.history) if record else []
         other.recording = record
-        other.round = self.round
-        other.turn = self.turn
-        other.start = dict(self.start)
+
+    def _rollback(self, before: Position, events: int, rolls: int) -> None:
+        """Put back what ``before`` (a quiet copy taken before an action) held, keeping the log as long
+        as it was then: a refused action leaves no trace. Creatures are restored in place, so that
+        a caller's reference to one stays good."""
+        for name, how in declared(type(self)).items():
+            if how is Copy.LOG:
+                continue
+            if name == "creatures":
+                mine = self.creatures
+                restored: dict[str, Creature] = {}
+                for cid, c in before.creatures.items():
+                    if cid in mine:
+                        mine[cid].restore(c)
+                        restored[cid] = mine[cid]
+                    else:
+                        restored[cid] = c
+                self.creatures = restored
+            else:
+                setattr(self, name, getattr(before, name))
+        log = self.dice.log[:rolls]
+        self.dice = before.dice
+        self.dice.keep_log = self.recording
+        self.dice.log = log if self.recording else []
+        del self.events[events:]
+
+    def same_as(self, other: Position, *, log: bool = True) -> bool:
+        """Whether two positions are the same game: every declared field but caches equal, the dice
+        about to roll the same, and (with ``log``) the same events."""
+        if type(self) is not type(other):
+            return False
+        for name, how in declared(type(self)).items():
+            if how in (Copy.SCRATCH, Copy.LOG):
+                continue
+            if getattr(self, name) != getattr(other, name):
+                return False
+        return self.dice.same_stream(other.dice) and (not log or self.events == other.events)
 
     # Creatures.
 
@@ -227,8 +273,12 @@ class Position:
 
     def nearest(self, actor: Creature, candidates: Iterable[Creature]) -> list[Creature]:
         """Of the candidates in line of sight, those nearest the actor (M08-082 "nearest")."""
-        seen = [(self.distance(actor, c), c) for c in candidates if c is not actor and self.line_of_sight(actor, c)]
-        seen = [(d, c) for d, c in seen if d is not None]
+        seen: list[tuple[int, Creature]] = []
+        for c in candidates:
+            if c is not actor and self.line_of_sight(actor, c):
+                d = self.distance(actor, c)
+                if d is not None:
+                    seen.append((d, c))
         if not seen:
             return []
         low = min(d for d, _ in seen)
@@ -291,6 +341,7 @@ class Position:
             self._check_origin_square(actor, attack, at)
             cube = sorted(squares)
             return squares, lambda c: geometry.line_of_effect(grid, cube, c.squares)
+        owner: Coord | None  # the square whose corner an area starts from, where that matters
         if spec.shape == "cone":
             length = policy.cone_length(str(spec.size)) if not isinstance(spec.size, int) else spec.size
             if length is None:

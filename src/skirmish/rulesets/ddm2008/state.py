@@ -8,14 +8,15 @@ and the scenarios' victory points and tie-breaker (M08-153..M08-158).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from skirmish.core import geometry
 from skirmish.core.coords import Coord, footprint
 from skirmish.core.creatures import Condition, Creature, Duration
 from skirmish.core.events import Event
+from skirmish.core.fields import Copy
 from skirmish.core.game import State
 from skirmish.core.pathing import Reach
 from skirmish.core.position import Position
@@ -76,6 +77,7 @@ class Ddm2008State(Position, State):
         "activated",
         "active",
         "bloodied",
+        "decisions",
         "first_side",
         "first_turn",
         "initiative_winner",
@@ -84,8 +86,10 @@ class Ddm2008State(Position, State):
         "opts",
         "over",
         "phase",
+        "placing",
         "quiet_rounds",
         "reach_memo",
+        "setup_winner",
         "teleported",
         "turn_left",
         "turn_side",
@@ -93,6 +97,14 @@ class Ddm2008State(Position, State):
         "vp",
         "win",
     )
+    fields: ClassVar[Mapping[str, Copy]] = {
+        "act": Copy.RECORD, "activated": Copy.COPY, "active": Copy.SHARE, "bloodied": Copy.COPY,
+        "decisions": Copy.RECORDS, "first_side": Copy.SHARE, "first_turn": Copy.SHARE,
+        "initiative_winner": Copy.SHARE, "letters": Copy.SHARE, "noisy": Copy.SHARE, "opts": Copy.SHARE,
+        "over": Copy.SHARE, "phase": Copy.SHARE, "placing": Copy.SHARE, "quiet_rounds": Copy.SHARE,
+        "reach_memo": Copy.SCRATCH, "setup_winner": Copy.SHARE, "teleported": Copy.COPY,
+        "turn_left": Copy.SHARE, "turn_side": Copy.SHARE, "uses": Copy.COPY, "vp": Copy.COPY, "win": Copy.SHARE,
+    }
 
     # Construction.
 
@@ -147,34 +159,6 @@ class Ddm2008State(Position, State):
             return state
         state._start_round(first_side=pos.start.get("first_side"))
         return state
-
-    def clone(self, *, record: bool = True) -> Ddm2008State:
-        other = Ddm2008State.__new__(Ddm2008State)
-        self._copy_into(other, record)
-        other.opts = self.opts
-        other.letters = self.letters
-        other.vp = dict(self.vp)
-        other.uses = dict(self.uses)
-        other.bloodied = set(self.bloodied)
-        other.activated = set(self.activated)
-        other.active = self.active
-        other.act = self.act.copy()
-        other.teleported = set(self.teleported)
-        other.quiet_rounds = self.quiet_rounds
-        other.reach_memo = None
-        other.noisy = self.noisy
-        other.over = self.over
-        other.win = self.win
-        other.first_turn = self.first_turn
-        other.turn_side = self.turn_side
-        other.turn_left = self.turn_left
-        other.first_side = self.first_side
-        other.initiative_winner = self.initiative_winner
-        other.phase = self.phase
-        other.setup_winner = self.setup_winner
-        other.placing = self.placing
-        other.decisions = [dict(d) for d in self.decisions]
-        return other
 
     # The game interface.
 
@@ -266,15 +250,25 @@ class Ddm2008State(Position, State):
             found = memo[key] = Position.reach(self, actor, budget)
         return found
 
-    def apply(self, action: Any) -> None:
-        """Play one action.
+    def check(self, action: Any) -> None:
+        """Refuse, changing nothing, any action once the game is over (M08-153).
+
+        Raises:
+            IllegalActionError: the game is over.
+            InvalidActionError: not a ddm2008 action.
+        """
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"not a ddm2008 action: {action!r}")
+        if self.over:
+            raise IllegalActionError("the game is over", rule="M08-153")
+
+    def _play(self, action: Any) -> None:
+        """Play one action (``State.apply`` puts the game back if a rule refuses it part way).
 
         Raises:
             IllegalActionError: the rules forbid it now (the message names the rule); nothing changed.
             InvalidActionError: it names an unknown creature, attack or square.
         """
-        if self.over:
-            raise IllegalActionError("the game is over", rule="M08-153")
         if isinstance(action, ChooseMap | ChooseStart | Place):
             self._setup_action(action)
         elif isinstance(action, ChooseFirst):

@@ -21,6 +21,8 @@ class Move(Action):
 
     def to_step(self) -> dict[str, Any]:
         step: dict[str, Any] = {"actor": self.actor, "do": self.verb, "to": list(self.to)}
+        if self.path:
+            step["path"] = [list(sq) for sq in self.path]
         if self.mode:
             step["mode"] = self.mode
         return step
@@ -141,6 +143,8 @@ def from_step(step: dict[str, Any]) -> Action:
             if not isinstance(step["path"], list) or not step["path"]:
                 raise InvalidActionError("path is a list of squares [[x, y], ...], at least one")
             path = tuple(_square(s, "each square of path") for s in step["path"])
+            if "to" in step and _square(step["to"], "to") != path[-1]:
+                raise InvalidActionError(f"to {step['to']} is not where path ends ({list(path[-1])})")
             action: Action = Move(actor, to=path[-1], path=path, mode=mode)
         else:
             action = Move(actor, to=_square(step.get("to"), "to"), mode=mode)

@@ -8,14 +8,16 @@ grappling and shoving (E5-103..E5-109) and spellcasting (E5-064, G5-12).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from skirmish.core import geometry
 from skirmish.core.coords import Coord, centre
 from skirmish.core.creatures import AreaSpec, Creature
 from skirmish.core.dice import DiceExpr
 from skirmish.core.events import Event
+from skirmish.core.fields import Copy
 from skirmish.core.game import State
 from skirmish.core.position import Position
 from skirmish.errors import IllegalActionError, InvalidActionError
@@ -51,6 +53,10 @@ class Dnd5eState(Position, State):
     """A D&D 5th edition fight on the grid."""
 
     __slots__ = ("index", "noisy", "order", "over", "turn_state", "win")
+    fields: ClassVar[Mapping[str, Copy]] = {
+        "index": Copy.SHARE, "noisy": Copy.SHARE, "order": Copy.COPY, "over": Copy.SHARE,
+        "turn_state": Copy.RECORD, "win": Copy.SHARE,
+    }
 
     @classmethod
     def from_position(cls, pos: Position) -> Dnd5eState:
@@ -76,19 +82,6 @@ class Dnd5eState(Position, State):
         state.index = -1
         state._advance()
         return state
-
-    def clone(self, *, record: bool = True) -> Dnd5eState:
-        other = Dnd5eState.__new__(Dnd5eState)
-        self._copy_into(other, record)
-        for c in other.creatures.values():
-            c.marks = {k: (dict(v) if isinstance(v, dict) else v) for k, v in c.marks.items()}
-        other.order = list(self.order)
-        other.index = self.index
-        other.over = self.over
-        other.win = self.win
-        other.noisy = self.noisy
-        other.turn_state = self.turn_state.copy()
-        return other
 
     # Surprise and initiative (E5-001..E5-015).
 
@@ -204,17 +197,28 @@ class Dnd5eState(Position, State):
         out.append(Simple(c.id, what="end_turn"))
         return out
 
-    def apply(self, action: Any) -> None:
-        """Play one action.
+    def check(self, action: Any) -> None:
+        """Refuse, changing nothing, an action after the fight or out of turn (E5-007, E5-004).
+
+        Raises:
+            IllegalActionError: the fight is over, or it is not the actor's turn.
+            InvalidActionError: not a dnd5e action.
+        """
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"not a dnd5e action: {action!r}")
+        if self.over:
+            raise IllegalActionError("the fight is over", rule="E5-007")
+        if action.actor != self.turn:
+            raise IllegalActionError(f"it is {self.turn}'s turn, not {action.actor}'s", rule="E5-004")
+
+    def _play(self, action: Any) -> None:
+        """Play one action that ``check`` let through (``State.apply`` puts the fight back if a rule
+        refuses it part way).
 
         Raises:
             IllegalActionError: the rules forbid it now; the message names the rule.
             InvalidActionError: it names an unknown creature, attack, spell or square.
         """
-        if self.over:
-            raise IllegalActionError("the fight is over", rule="E5-007")
-        if action.actor != self.turn:
-            raise IllegalActionError(f"it is {self.turn}'s turn, not {action.actor}'s", rule="E5-004")
         c = self.creature(action.actor)
         if isinstance(action, Move):
             self._move(c, action)

@@ -123,7 +123,8 @@ class CreatureTemplate:
         speed: squares per move by movement mode (``walk``, ``fly``, ``burrow``...).
         max_hp: full hit points (Stamina in Draw Steel).
         attacks: attacks in card order: the first is the basic attack in ddm2008 (M08-008).
-        stats: the rule set's whole stat block, validated, read by its rules.
+        stats: the rule set's whole card as a frozen typed object (its validated stats model), read by
+            its rules as attributes; a plain mapping only for a template made by hand.
     """
 
     name: str
@@ -133,7 +134,7 @@ class CreatureTemplate:
     speed: Mapping[str, int] = field(default_factory=lambda: {"walk": 6})
     max_hp: int = 1
     attacks: tuple[Attack, ...] = ()
-    stats: Mapping[str, Any] = field(default_factory=dict)
+    stats: Any = field(default_factory=dict)
 
     def attack(self, name: str) -> Attack | None:
         """The attack called ``name``, if the creature has it."""

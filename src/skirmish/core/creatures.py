@@ -177,7 +177,8 @@ class Creature:
     """One creature in play: position, hit points, conditions, status.
 
     The template is shared and never copied; ``copy()`` is the cheap per-creature part of
-    a state's ``clone()``.
+    a state's ``clone()``. ``rules`` holds the rule set's own per-creature state: a slotted record
+    with ``copy()`` and equality (dnd5e's reaction, slots and death saves; ddm2008's true side).
     """
 
     __slots__ = (
@@ -188,6 +189,7 @@ class Creature:
         "hp",
         "id",
         "marks",
+        "rules",
         "side",
         "status",
         "team",
@@ -211,6 +213,7 @@ class Creature:
         self.elevation = elevation
         self.status: Status = status
         self.marks: dict[str, Any] = {}
+        self.rules: Any = None
 
     def copy(self) -> Creature:
         """An independent copy sharing the template."""
@@ -219,6 +222,7 @@ class Creature:
         c.hp, c.temp_hp, c.hero, c.elevation, c.status = self.hp, self.temp_hp, self.hero, self.elevation, self.status
         c.conditions = list(self.conditions)
         c.marks = {k: (v.copy() if isinstance(v, dict | list | set) else v) for k, v in self.marks.items()}
+        c.rules = None if self.rules is None else self.rules.copy()
         return c
 
     def restore(self, other: Creature) -> None:
@@ -256,9 +260,9 @@ class Creature:
         if not isinstance(other, Creature):
             return NotImplemented
         return (self.id, self.side, self.template, self.at, self.hp, self.temp_hp, self.hero,
-                self.conditions, self.elevation, self.status, self.marks) == (
+                self.conditions, self.elevation, self.status, self.marks, self.rules) == (
             other.id, other.side, other.template, other.at, other.hp, other.temp_hp, other.hero,
-            other.conditions, other.elevation, other.status, other.marks)
+            other.conditions, other.elevation, other.status, other.marks, other.rules)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -218,6 +218,14 @@ def test_g5_02_advantage_consumes_two_d20s_and_keeps_the_higher() -> None:
                             (20, "scimitar of gob1 against pc1 (advantage)", "E5-080")]
 
 
+def test_g5_02_advantage_and_cover_show_in_the_explanation() -> None:
+    roll = AttackRoll(bonus=4, defence=15, mode=Advantage.from_sources(["pc1 is prone"], []),
+                      defence_modifiers=(Modifier("half cover", 2, "E5-112"),))
+    result, _ = forced(roll, 5, 17)
+    assert result.explain() == ("5/17 -> 17 + 4 = 21 vs AC 17 (half cover +2) [advantage: pc1 is prone], hit")
+    assert str(Modifier("bless", 0, "G5-12", D4)) == "+1d4 (bless)" and str(Modifier("cover", -2)) == "-2 (cover)"
+
+
 def test_g5_02_disadvantage_keeps_the_lower() -> None:
     roller = Recorder([5, 17])
     result = AttackRoll(bonus=4, defence=15, mode=Advantage(-1)).roll(roller, "x", "E5-080")

@@ -112,7 +112,8 @@ class RollMode(ABC):
     """How a roll's dice make its natural and, for a tiered roll, how its total reads as a tier.
 
     The three modes below cover the five rule sets; a rule set with another way of rolling
-    (a d20 rolled three times, keep the middle) subclasses this with a frozen dataclass.
+    (a d20 rolled three times, keep the middle) subclasses this with a frozen dataclass (a mode
+    must be hashable: distributions and chances are remembered per mode).
 
     Attributes:
         tiered: the roll has tiers (Draw Steel) instead of hit or miss against a defence.
@@ -417,11 +418,15 @@ class AttackRoll:
         return out
 
     def chance(self) -> Chance:
-        """The exact chance of each outcome, from the distributions of the dice it would roll.
+        """The exact chance of each outcome, from the distributions of the dice it would roll
+        (remembered per roll: agents ask the same question many times).
 
         Returns:
             Hit, critical and miss (a tiered roll: tiers), as fractions summing to 1.
         """
+        return _chance(self)
+
+    def _chance(self) -> Chance:
         naturals = self.mode.distribution()
         added = self._added()
         hit = critical = Fraction(0)
@@ -486,6 +491,11 @@ class AttackRoll:
             parts.append((m, amount))
         total = natural + self.bonus + sum(amount for _, amount in parts)
         return faces, natural, tuple(parts), total
+
+
+@lru_cache(maxsize=4096)
+def _chance(roll: AttackRoll) -> Chance:
+    return roll._chance()
 
 
 def _convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:

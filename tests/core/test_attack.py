@@ -331,5 +331,7 @@ def test_a_roll_without_its_defence_or_a_tiered_roll_with_one_is_refused() -> No
         AttackRoll(bonus=1)
     with pytest.raises(ValueError, match="tiered"):
         AttackRoll(bonus=1, defence=10, mode=PowerRoll())
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        PowerRoll(automatic=4)
     with pytest.raises(ValueError, match="flat"):
         AttackRoll(bonus=1, defence=10, defence_modifiers=(Modifier("luck", 0, None, D4),))

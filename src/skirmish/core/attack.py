@@ -247,6 +247,10 @@ class PowerRoll(RollMode):
     tier2: int = 12
     tier3: int = 17
 
+    def __post_init__(self) -> None:
+        if self.automatic not in (None, 1, 2, 3):
+            raise ValueError(f"an automatic tier is 1, 2 or 3, not {self.automatic!r}")
+
     @property
     def dice(self) -> tuple[int, ...]:
         return (10, 10)
@@ -324,8 +328,9 @@ class AttackRoll:
     ``criticals`` is critical, or with ``confirm`` a threat that a second roll must confirm (E35-043).
     Examples: 5e's natural 20 (E5-085) and 1 (E5-086) are the defaults; ddm2008 on blood rock has
     ``hits = criticals = {19, 20}`` (M08-123); a 5e hit on a paralysed target within 5 feet is
-    critical: ``criticals = D20_FACES`` (G5-01); a 3e longsword threatens on 19-20 and needs the
-    natural 20 only to hit: ``criticals = {19, 20}, confirm = 0``; a 5e saving throw has no
+    critical: ``criticals = D20_FACES`` (G5-01); a 3e longsword's hit on a natural 19 or 20 is a
+    threat to confirm (only the 20 hits whatever the total): ``criticals = {19, 20}, confirm = 0``;
+    a 5e saving throw has no
     automatic naturals: ``hits = misses = criticals = frozenset()``.
 
     Attributes:

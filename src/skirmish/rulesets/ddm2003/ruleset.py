@@ -74,7 +74,7 @@ class Ddm2003(Ruleset):
                     .to_attack() for a in stats.ranged]
         return CreatureTemplate(
             name=name, size=SIZES[stats.size], size_rank=SIZE_RANK[stats.size], size_label=stats.size,
-            speed=speed_modes(stats.speed), max_hp=stats.hp, attacks=tuple(attacks), stats=stats.model_dump(),
+            speed=speed_modes(stats.speed), max_hp=stats.hp, attacks=tuple(attacks), stats=stats,
         )
 
     def passage(self, pos: Position, mover: Creature, occupant: Creature, move: Movement) -> Passage:

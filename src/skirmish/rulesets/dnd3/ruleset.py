@@ -84,12 +84,10 @@ class Dnd3(Ruleset):
 
     def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
         assert isinstance(stats, Dnd3Stats)
-        data = stats.model_dump()
-        data.update(ac=stats.ac(), touch_ac=stats.touch_ac(), flat_footed_ac=stats.flat_footed_ac())
         return CreatureTemplate(
             name=name, size=SIZES[stats.size], size_rank=SIZE_RANK[stats.size], size_label=stats.size,
             speed=speed_modes(stats.speed), max_hp=stats.hp,
-            attacks=tuple(a.to_attack() for a in stats.attacks), stats=data,
+            attacks=tuple(a.to_attack() for a in stats.attacks), stats=stats,
         )
 
     def initial_status(self, creature: Creature) -> str:

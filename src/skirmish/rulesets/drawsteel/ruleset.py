@@ -73,9 +73,9 @@ class DrawSteel(Ruleset):
     def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
         assert isinstance(stats, DrawSteelStats)
         return CreatureTemplate(
-            name=name, size=footprint_side(stats.size), size_rank=size_rank(stats.size), size_label=stats.size,
-            speed=speed_modes(stats.speed), max_hp=stats.stamina,
-            attacks=tuple(a.to_attack() for a in stats.abilities), stats=stats.model_dump(),
+            name=name, size=footprint_side(str(stats.size)), size_rank=size_rank(str(stats.size)),
+            size_label=str(stats.size), speed=speed_modes(stats.speed), max_hp=stats.stamina,
+            attacks=tuple(a.to_attack() for a in stats.abilities), stats=stats,
         )
 
     def initial_status(self, creature: Creature) -> str:

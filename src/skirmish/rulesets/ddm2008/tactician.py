@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
 from skirmish.core.coords import footprint
 from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
+from skirmish.core.tactics import Tactician
 from skirmish.errors import IllegalActionError, InvalidActionError
 from skirmish.rulesets.ddm2008 import combat
 from skirmish.rulesets.ddm2008.actions import (

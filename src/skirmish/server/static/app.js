@@ -559,6 +559,8 @@ async function loadGame(file) {
   try {
     const data = await readJsonFile(file);
     const r = await api.load(data);
+    // Until the loaded game is shown, the page is not waiting for a decision in the one it leaves.
+    document.body.dataset.ui = "busy";
     location.hash = `#/game/${encodeURIComponent(r.id)}`;
   } catch (e) {
     showError(e);

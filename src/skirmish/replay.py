@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from skirmish.errors import ContentError, SkirmishError
 from skirmish.files import write_text
@@ -69,7 +69,7 @@ def parse_replay(data: Any, file: str | None = None) -> tuple[dict[str, Any], in
     return source, seed, list(actions)
 
 
-def _good_source(source: Any) -> bool:
+def _good_source(source: Any) -> TypeGuard[dict[str, Any]]:
     """Whether a replay's source has the shape ``build_game`` reads."""
     if not isinstance(source, dict):
         return False
@@ -80,7 +80,8 @@ def _good_source(source: Any) -> bool:
             and all(isinstance(b, list) and len(b) == 2 and isinstance(b[0], str) and isinstance(b[1], list)
                     and all(isinstance(n, str) for n in b[1]) for b in bands)
             and isinstance(maps, list) and all(isinstance(m, str) for m in maps)
-            and isinstance(source.get("options") or {}, dict))
+            and isinstance(source.get("options") or {}, dict)
+            and isinstance(source.get("ruleset", ""), str))
 
 
 def load_replay(path: Path) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from skirmish.rulesets import find_ruleset
 
-ACTION_KEYS = {"index", "step", "do", "text", "squares", "to", "cost", "path", "targets", "area"}
+ACTION_KEYS = {"index", "step", "do", "text", "squares", "to", "cost", "path", "targets", "area",
+               "square", "mark", "select", "highlight", "fold", "ends_turn"}
 HUMAN_SIDE = "gatehouse-patrol-100"
 
 

@@ -59,7 +59,7 @@ def find_agent(name: str, ruleset: str, seed: int = 0) -> Agent:
         factory = find_ruleset(ruleset).tactician
         if factory is None:
             raise ContentError(f"{ruleset} has no tactician yet; use random")
-        return factory(seed)  # type: ignore[no-any-return]
+        return factory(seed)
     try:
         return AGENTS[name](ruleset, seed)
     except KeyError:

@@ -24,10 +24,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from skirmish.core.game import State
 from skirmish.errors import SkirmishError
+
+if TYPE_CHECKING:
+    from skirmish.core.position import Position
 
 WIN = 10.0
 """The value of a won game, against material and score differences that stay within -2..2."""
@@ -93,9 +96,10 @@ def evaluate(state: State, side: str) -> float:
     if state.is_over():
         winner = state.winner
         return 0.0 if winner is None else (WIN if winner == side else -WIN)
-    worth = state.ruleset.worth
+    pos = cast("Position", state)  # a concrete state is also a position (``State``)
+    worth = pos.ruleset.worth
     mine = theirs = total = 0.0
-    for c in state.creatures.values():
+    for c in pos.creatures.values():
         w = worth(c)
         total += w
         if c.status == "active":
@@ -190,5 +194,6 @@ class SearchAgent:
 
 
 def _kind(action: Any) -> str:
-    """What kind of action it is, for variety among the candidates: its class and what it does."""
-    return f"{type(action).__name__}:{getattr(action, 'what', '')}"
+    """What kind of action it is, for variety among the candidates: its class and what it does (its verb,
+    ``Action.verb``)."""
+    return f"{type(action).__name__}:{getattr(action, 'verb', '')}"

@@ -119,13 +119,18 @@ def describe_answer(step: dict[str, Any], value: Any) -> str:
 
 
 @app.command()
-def validate(file: Annotated[Path, typer.Argument(help="Scenario or ddm2008 warband file to check.")]) -> None:
-    """Check a scenario file (format, map, creatures, steps) or a ddm2008 warband file (format limits)."""
-    from skirmish.rulesets.ddm2008.warband import looks_like_warband_file
+def validate(file: Annotated[Path, typer.Argument(help="Scenario or warband (lineup) file to check.")]) -> None:
+    """Check a scenario file (format, map, creatures, steps) or a warband file (format limits)."""
+    from skirmish.rulesets import RULESETS
 
-    if looks_like_warband_file(file):
-        _validate_warband(file)
-        return
+    for name in RULESETS.names():
+        try:
+            check = RULESETS.by_name[name]().check_lineup(file)
+        except ContentError as e:
+            raise _fail(str(e), EXIT_BAD_INPUT) from None
+        if check is not None:
+            _report_lineup(file, check)
+            return
     scenario = _load(file)
     pos = scenario.position
     Console().print(
@@ -133,34 +138,20 @@ def validate(file: Annotated[Path, typer.Argument(help="Scenario or ddm2008 warb
         f"{len(pos.creatures)} creatures on {len(pos.sides())} sides, {len(scenario.model.steps)} steps")
 
 
-def _validate_warband(file: Path) -> None:
-    """Check a ddm2008 warband: every problem as ``FILE: line N, creatures[3]: message [M08-0xx]`` on
-    standard error and exit 2 if any is an error; else ``ok: ...`` and the notes, exit 0."""
+def _report_lineup(file: Path, check: Any) -> None:
+    """A lineup's check (``Ruleset.check_lineup``): every error (``FILE: line N, creatures[3]: message
+    [M08-0xx]``) on standard error and exit 2 if there is one; else ``ok: ...`` and the notes, exit 0."""
     from rich.markup import escape
 
-    from skirmish.rulesets.ddm2008.warband import check_warband, read_warband_file, total_cost
-
-    try:
-        read = read_warband_file(file)
-        problems = check_warband(read.warband, file=read.file, lines=read.lines)
-        total = total_cost(read.warband)
-    except ContentError as e:
-        raise _fail(str(e), EXIT_BAD_INPUT) from None
-    errors = [p for p in problems if p.severity == "error"]
-    notes = [p for p in problems if p.severity != "error"]
-    if errors:
-        for p in errors:
-            typer.echo(str(p), err=True)
-        for p in notes:
-            typer.echo(f"note: {p}", err=True)
+    if check.errors:
+        for line in check.errors:
+            typer.echo(line, err=True)
+        for line in check.notes:
+            typer.echo(f"note: {line}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
-    wb = read.warband
-    sealed = ", sealed format" if wb.format == "sealed" else ""
-    Console(highlight=False, soft_wrap=True).print(
-        f"[green]ok[/]: {escape(str(file))}: {escape(wb.name)}, {wb.faction}, {len(wb.creatures)} creatures, "
-        f"{total} points of {wb.points}{sealed}")
-    for p in notes:
-        typer.echo(f"note: {p}")
+    Console(highlight=False, soft_wrap=True).print(f"[green]ok[/]: {escape(str(file))}: {escape(check.summary)}")
+    for line in check.notes:
+        typer.echo(f"note: {line}")
 
 
 @app.command()

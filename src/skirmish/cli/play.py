@@ -14,12 +14,11 @@ import typer
 from rich.console import Console
 
 from skirmish.errors import ContentError, IllegalActionError, InvalidActionError, SkirmishError
-from skirmish.games import DEFAULT_MAPS, DEFAULT_WARBANDS, describe
+from skirmish.games import default_lineups, default_maps, describe, lineup_ruleset
 from skirmish.games import warband as _warband
 from skirmish.replay import REPLAY_VERSION, build_game, load_replay, save_replay
 
-__all__ = ["DEFAULT_MAPS", "DEFAULT_WARBANDS", "REPLAY_VERSION", "_warband", "build_game", "describe", "load_replay",
-           "play", "save_replay"]
+__all__ = ["REPLAY_VERSION", "_warband", "build_game", "describe", "load_replay", "play", "save_replay"]
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -29,8 +28,10 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
 
 def play(
     scenario: Annotated[Path | None, typer.Argument(help="Start from this scenario instead of two warbands.")] = None,
-    warbands: Annotated[str, typer.Option(help="Two ddm2008 warbands, shipped names or files.")] = DEFAULT_WARBANDS,
-    maps: Annotated[str, typer.Option(help="The two players' maps (shipped names).")] = DEFAULT_MAPS,
+    warbands: Annotated[str | None, typer.Option(
+        help="Two warbands (lineups), shipped names or files.", show_default="the rule set's own")] = None,
+    maps: Annotated[str | None, typer.Option(
+        help="The two players' maps (shipped names).", show_default="the rule set's own")] = None,
     agents: Annotated[str, typer.Option(help="Who plays each side: human, random or tactician.")] = "tactician,human",
     seed: Annotated[int, typer.Option(help="Seeds the game's dice and the agents.")] = 1,
     save: Annotated[Path | None, typer.Option(help="Write the game as a replay file (also when you quit).")] = None,
@@ -51,16 +52,18 @@ def play(
             done = []
             if scenario is not None:
                 source = {"scenario": str(scenario)}
-            elif sealed:
-                from skirmish.rulesets.ddm2008.setup import sealed_warband
-
-                pair = [("sealed-a", sealed_warband(seed * 2)), ("sealed-b", sealed_warband(seed * 2 + 1))]
-                source = {"warbands": pair, "maps": [m.strip() for m in maps.split(",") if m.strip()]}
             else:
-                pair = [_warband(w.strip()) for w in warbands.split(",")]
-                if len(pair) != 2:
-                    raise ContentError("give two warbands, separated by a comma")
-                source = {"warbands": pair, "maps": [m.strip() for m in maps.split(",") if m.strip()]}
+                chosen = [m.strip() for m in maps.split(",") if m.strip()] if maps is not None else default_maps()
+                if sealed:
+                    ruleset = lineup_ruleset()
+                    pair = [("sealed-a", ruleset.draw_lineup(seed * 2)),
+                            ("sealed-b", ruleset.draw_lineup(seed * 2 + 1))]
+                else:
+                    names = [w.strip() for w in warbands.split(",")] if warbands is not None else default_lineups()
+                    pair = [_warband(w) for w in names]
+                    if len(pair) != 2:
+                        raise ContentError("give two warbands, separated by a comma")
+                source = {"warbands": pair, "maps": chosen}
         state = build_game(source, seed)
         for i, step in enumerate(done):
             state.apply(state.ruleset.parse_action(step))
@@ -84,7 +87,7 @@ def play(
     while not state.is_over():
         side = state.current_side
         actions = state.legal_actions()
-        if state.phase == "activate" and not shown_map and not quiet:  # type: ignore[attr-defined]
+        if not shown_map and not quiet and state.ruleset.prompt(state).show_board:
             console.print(render_terminal(state, title=f"round {state.round}"))
             shown_map = True
         agent = players.get(side)

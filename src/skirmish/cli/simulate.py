@@ -36,17 +36,18 @@ def simulate(
     backend: Annotated[str, typer.Option(help="serial, process or ray.")] = "",
     address: Annotated[str | None, typer.Option(help="A running Ray cluster to attach to.")] = None,
     agents: Annotated[str, typer.Option(help="Agent of the first side, then the second.")] = "tactician,tactician",
-    warbands: Annotated[str | None, typer.Option(help="ddm2008: two warbands instead of a scenario.")] = None,
-    maps: Annotated[str, typer.Option(help="ddm2008: the two maps.")] = "ashen-crossroads,gloomwater-cistern",
+    warbands: Annotated[str | None, typer.Option(help="Two warbands (lineups) instead of a scenario.")] = None,
+    maps: Annotated[str | None, typer.Option(help="With --warbands: the two maps.",
+                                             show_default="the rule set's own")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON only.")] = False,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="Write one row per game to this CSV file.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Draw outcomes and rounds (.png or .svg).")] = None,
     until_ci: Annotated[float | None, typer.Option(help="Keep playing until the win-rate interval is this "
                                                         "narrow (e.g. 0.02); -n is then the batch size.")] = None,
     max_games: Annotated[int, typer.Option(help="With --until-ci, stop after this many games.")] = 20_000,
-    sweep: Annotated[bool, typer.Option("--sweep", help="ddm2008: every warband of --warbands against every "
+    sweep: Annotated[bool, typer.Option("--sweep", help="Every warband of --warbands against every "
                                                         "other, as a win-rate matrix (--plot: a heat map).")] = False,
-    point_value: Annotated[str | None, typer.Option(help="ddm2008: estimate this creature's worth in points "
+    point_value: Annotated[str | None, typer.Option(help="Estimate this creature's worth in points "
                                                          "of --reference (n games a step).")] = None,
     reference: Annotated[str, typer.Option(help="With --point-value: the creature to measure in.")] =
         "gloomfang-goblin",
@@ -120,7 +121,7 @@ def simulate(
         write_text(csv_path, summary.to_csv())
     if plot is not None:
         try:
-            draw(summary, plot, f"{(file.stem if file else 'ddm2008')}: {data['games']} games")
+            draw(summary, plot, f"{(file.stem if file else _lineup_ruleset_name())}: {data['games']} games")
         except (OSError, ValueError) as e:
             err.print(f"[bold red]error:[/] {plot}: {e}")
             raise typer.Exit(2) from None
@@ -170,7 +171,21 @@ def _check_folder(path: Path | None, option: str) -> None:
         raise SkirmishError(f"{option} {path}: the folder {path.parent} does not exist")
 
 
-def _source(file: Path | None, warbands: str | None, maps: str) -> tuple[dict[str, Any], list[str], bool]:
+def _lineup_ruleset_name() -> str:
+    """The name of the rule set that games from warbands are played under."""
+    from skirmish.games import lineup_ruleset
+
+    return lineup_ruleset().name
+
+
+def _maps(maps: str | None) -> list[str]:
+    """The maps given, else the rule set's own."""
+    from skirmish.games import default_maps
+
+    return [m.strip() for m in maps.split(",")] if maps is not None else default_maps()
+
+
+def _source(file: Path | None, warbands: str | None, maps: str | None) -> tuple[dict[str, Any], list[str], bool]:
     if file is not None:
         from skirmish.scenario.loader import load_scenario_file
 
@@ -182,16 +197,16 @@ def _source(file: Path | None, warbands: str | None, maps: str) -> tuple[dict[st
             raise SkirmishError(f"a simulation needs two sides; {file} has {len(sides)}")
         return {"scenario": str(file)}, sides, _symmetric(scenario.position)
     if warbands:
-        from skirmish.cli.play import _warband
+        from skirmish.games import warband
 
-        pair = [_warband(w.strip()) for w in warbands.split(",")]
+        pair = [warband(w.strip()) for w in warbands.split(",")]
         if len(pair) != 2:
             raise SkirmishError("give two warbands")
         if pair[0][0] == pair[1][0]:
             pair = [(f"{pair[0][0]}-1", pair[0][1]), (f"{pair[1][0]}-2", pair[1][1])]
-        return ({"warbands": pair, "maps": [m.strip() for m in maps.split(",")]}, [pair[0][0], pair[1][0]],
+        return ({"warbands": pair, "maps": _maps(maps)}, [pair[0][0], pair[1][0]],
                 sorted(pair[0][1]) == sorted(pair[1][1]))
-    raise SkirmishError("give a scenario file, or --warbands A,B for a ddm2008 game")
+    raise SkirmishError("give a scenario file, or --warbands A,B for a game from two warbands")
 
 
 def _print(data: dict[str, Any], sides: list[str], pair: tuple[str, ...], swap: bool) -> None:
@@ -226,9 +241,9 @@ def _print(data: dict[str, Any], sides: list[str], pair: tuple[str, ...], swap: 
     console.print(creatures)
 
 
-def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, backend: str, workers: int,
+def _sweep(warbands: str | None, maps: str | None, n: int, seed: int, agents: str, backend: str, workers: int,
            as_json: bool, plot: Path | None, err: Console) -> None:
-    from skirmish.cli.play import _warband
+    from skirmish.games import warband
     from skirmish.sim.sweep import heat_map
     from skirmish.sim.sweep import sweep as run_sweep
 
@@ -237,7 +252,7 @@ def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, back
         names = [w.strip() for w in (warbands or "").split(",") if w.strip()]
         if len(names) < 2:
             raise SkirmishError("--sweep needs --warbands with two or more warbands")
-        bands = [_warband(w) for w in names]
+        bands = [warband(w) for w in names]
         agent = agents.split(",")[0].strip()
         cores = workers or os.cpu_count() or 1
         chosen = backend or ("serial" if cores == 1 else "process")
@@ -245,7 +260,7 @@ def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, back
         with Progress(TextColumn("sweeping"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("games", total=total)
-            matrix = run_sweep(bands, [m.strip() for m in maps.split(",")], n, seed, agent, chosen, cores,
+            matrix = run_sweep(bands, _maps(maps), n, seed, agent, chosen, cores,
                                on_result=lambda _: bar.advance(task))
     except (SkirmishError, ImportError) as e:
         err.print(f"[bold red]error:[/] {e}")
@@ -264,7 +279,7 @@ def _sweep(warbands: str | None, maps: str, n: int, seed: int, agents: str, back
     Console().print(table)
 
 
-def _point_value(creature: str, reference: str, base: str, most: int | None, maps: str, n: int, seed: int,
+def _point_value(creature: str, reference: str, base: str, most: int | None, maps: str | None, n: int, seed: int,
                  agents: str, backend: str, workers: int, as_json: bool, plot: Path | None, err: Console) -> None:
     from skirmish.sim.pointvalue import plot_steps, point_value
 
@@ -277,7 +292,7 @@ def _point_value(creature: str, reference: str, base: str, most: int | None, map
                       console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("games", total=None)
             pv = point_value(creature, reference, [b.strip() for b in base.split(",") if b.strip()],
-                             [m.strip() for m in maps.split(",")], n, seed, agent, chosen, cores, most,
+                             _maps(maps), n, seed, agent, chosen, cores, most,
                              on_result=lambda _: bar.advance(task))
     except (SkirmishError, ImportError) as e:
         err.print(f"[bold red]error:[/] {e}")

@@ -16,12 +16,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, cast, final
 
 from pydantic import BaseModel, ConfigDict
 
+from skirmish.core.catalog import Catalog, CatalogEntry, Lineup, LineupCheck, read_creatures
+from skirmish.core.display import ActionDisplay, Prompt
 from skirmish.core.pathing import ALLY, BLOCKED, Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.terrain import TerrainKind
 from skirmish.errors import NotPlayableError, SkirmishError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from skirmish.core.creatures import Creature, CreatureTemplate
     from skirmish.core.events import Event
     from skirmish.core.position import Position
@@ -227,6 +231,64 @@ class Ruleset(ABC):
         """A creature's status from the hit points a scenario gives it: at 0 or below it is
         destroyed (M08-007) unless the rule set says otherwise."""
         return "active" if creature.hp > 0 else "dead"
+
+    # Hooks for the interfaces (player, server, simulator), which reach a rule set only through the
+    # registry and these: what its games are made of, how one starts from lineups, and what the
+    # person deciding is shown. Neutral here; a rule set overrides those it has answers for.
+
+    def creatures(self) -> Mapping[str, CatalogEntry]:
+        """The creature catalog by name: the YAML files in the ``content`` folder beside the rule set's
+        module (``rulesets/<id>/content/``), read once."""
+        return read_creatures(type(self).__module__.rpartition(".")[0])
+
+    def catalog(self) -> Catalog:
+        """What its games can be made of, for listing: the creatures; a rule set whose games start from
+        lineups adds its shipped lineups, maps and defaults."""
+        return Catalog(creatures=self.creatures())
+
+    def lineup(self, value: str) -> Lineup:
+        """A lineup by shipped name or file: (side name, creature names).
+
+        Raises:
+            NotPlayableError: the rule set's games do not start from lineups.
+            ContentError: no such lineup, or a file that is not one.
+        """
+        raise NotPlayableError(f"{self.name} has no lineups; start its games from a scenario")
+
+    def draw_lineup(self, seed: int) -> list[str]:
+        """A lineup drawn at random from the catalog, as a sealed format draws one (its creatures).
+
+        Raises:
+            NotPlayableError: the rule set has no such format.
+        """
+        raise NotPlayableError(f"{self.name} has no sealed format")
+
+    def check_lineup(self, path: Path) -> LineupCheck | None:
+        """A lineup file checked against the rule set's format; None when the file is no lineup of this
+        rule set.
+
+        Raises:
+            ContentError: the file reads as a lineup of this rule set but is not a well-formed one.
+        """
+        return None
+
+    def new_game(self, lineups: Sequence[Lineup], maps: Sequence[str], seed: int = 0) -> State:
+        """A game from two lineups and the players' maps, ready for its setup.
+
+        Raises:
+            NotPlayableError: the rule set's games do not start from lineups.
+            ContentError: an unknown creature or map, or lineups the rules do not allow.
+        """
+        raise NotPlayableError(f"{self.name} makes no game from lineups; start one from a scenario")
+
+    def prompt(self, state: State) -> Prompt:
+        """What the side to decide is asked now (``Prompt``): nothing beyond its legal actions here."""
+        return Prompt()
+
+    def display(self, state: State, action: Any) -> ActionDisplay:
+        """What one of the legal actions involves on the board, for an interface to highlight
+        (``skirmish.core.display.show`` builds one): nothing here, so it is offered as a button."""
+        return ActionDisplay()
 
 
 class State(ABC):

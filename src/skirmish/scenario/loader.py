@@ -23,11 +23,10 @@ from skirmish.core.game import Ruleset
 from skirmish.core.grid import Grid
 from skirmish.core.position import Position
 from skirmish.core.terrain import TerrainKind
+from skirmish.core.yamlsrc import KeyPath, LineMap, format_path, load_yaml_with_lines, where
 from skirmish.errors import ContentError
 from skirmish.rulesets import find_ruleset
-from skirmish.scenario.catalog import catalog
 from skirmish.scenario.models import ASK_KEYS, CreatureModel, ScenarioModel
-from skirmish.scenario.yamlsrc import KeyPath, LineMap, format_path, load_yaml_with_lines, where
 
 MAX_FILE_BYTES = 5_000_000
 
@@ -232,9 +231,9 @@ def _creature(i: int, entry: CreatureModel, ruleset: Ruleset, grid: Grid, data: 
     stats: dict[str, Any] = {}
     name = entry.id
     if entry.creature is not None:
-        found = catalog(ruleset.name).get(entry.creature)
+        found = ruleset.creatures().get(entry.creature)
         if found is None:
-            names = sorted(catalog(ruleset.name))
+            names = sorted(ruleset.creatures())
             near = difflib.get_close_matches(entry.creature, names, n=3)
             hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
             shown = ", ".join(names) if len(names) <= 30 else f"{len(names)} creatures"
@@ -276,7 +275,7 @@ def _template(ruleset: Ruleset, name: str, stats: dict[str, Any], path: KeyPath,
     model_cls = ruleset.stats_model
     if entry.creature is not None and not raw_stats:
         # An error in a catalog entry is the catalog's: name its file and line.
-        found = catalog(ruleset.name)[entry.creature]
+        found = ruleset.creatures()[entry.creature]
 
         def cat_fail(p: KeyPath, message: str) -> ContentError:
             return ContentError(message, file=found.file, where=where(found.lines, ("creatures", name, *p)))
@@ -369,7 +368,7 @@ def _check_steps(model: ScenarioModel, creatures: list[Creature], ruleset: Rules
                 if key in step and not _is_pair(step[key]):
                     raise fail((*path, key), f"{key} is a square [x, y], not {step[key]!r}")
             if "with" in step:
-                actor = by_id[step.get("actor") or step.get("from")]
+                actor = by_id[str(step.get("actor") or step.get("from"))]
                 if ruleset.named_attack(actor.template, str(step["with"])) is None:
                     names = ", ".join(a.name for a in actor.template.attacks) or "none"
                     raise fail((*path, "with"), f"{actor.id} has no attack {step['with']!r} (its attacks: {names})")

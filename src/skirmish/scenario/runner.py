@@ -108,7 +108,7 @@ def answer(pos: Position, step: dict[str, Any]) -> Any:
             raise InvalidActionError(f"{actor.id} has no attack {step['with']!r}")
         at = tuple(step["at"]) if "at" in step else None
         origin = tuple(step["origin"]) if "origin" in step else None
-        return pos.area(actor, attack, at, origin)  # type: ignore[arg-type]
+        return pos.area(actor, attack, at, origin)
     if q == "legal_actions":
         if not pos.ruleset.playable:
             raise NotPlayableError(f"{pos.ruleset.name} cannot list actions yet; its questions can be asked")

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from skirmish.errors import ContentError, IllegalActionError, SkirmishError
-from skirmish.games import DEFAULT_MAPS, DEFAULT_WARBANDS, warband
+from skirmish.games import default_lineups, default_maps, warband
 from skirmish.server import catalog
 from skirmish.server.games import ADVANCE_LIMIT, Game, NotFound, Store
 from skirmish.server.views import actions_view, card_view, events_view, state_view
@@ -26,9 +26,11 @@ STATIC = Path(__file__).parent / "static"
 
 
 class NewGame(BaseModel):
-    """A new game: two ddm2008 warbands and two maps (with setup), or a scenario by name."""
+    """A new game: two lineups (ddm2008's warbands) and two maps, with setup, for a rule set whose games
+    start from lineups (``ruleset``, default the one that does); or a scenario by name."""
 
     model_config = ConfigDict(extra="forbid")
+    ruleset: str | None = None
     warbands: list[str] | None = Field(None, min_length=2, max_length=2)
     maps: list[str] | None = Field(None, min_length=1, max_length=2)
     scenario: str | None = None
@@ -72,6 +74,7 @@ def create_app(scenarios_dir: Path | None = None) -> FastAPI:
         "maps": catalog.maps(),
         "agents": catalog.agents(),
         "rulesets": catalog.rulesets(),
+        "defaults": catalog.defaults(),
     }
     by_name = {s.name: s for s in scenario_list}
     app.state.store = store
@@ -115,10 +118,10 @@ def create_app(scenarios_dir: Path | None = None) -> FastAPI:
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame | None = None) -> dict[str, Any]:
-        """Start a game from two warbands and two maps (ddm2008, with setup) or from a scenario."""
+        """Start a game from two lineups and two maps (with setup) or from a scenario."""
         body = body or NewGame()
         if body.scenario is not None:
-            if body.warbands is not None or body.maps is not None:
+            if body.warbands is not None or body.maps is not None or body.ruleset is not None:
                 raise ContentError("give either a scenario or warbands and maps, not both")
             entry = by_name.get(body.scenario)
             if entry is None:
@@ -129,8 +132,10 @@ def create_app(scenarios_dir: Path | None = None) -> FastAPI:
                                    "games yet (only its questions can be asked)")
             source: dict[str, Any] = {"scenario": entry.file}
         else:
-            pair = [warband(w) for w in (body.warbands or DEFAULT_WARBANDS.split(","))]
-            source = {"warbands": pair, "maps": body.maps or DEFAULT_MAPS.split(",")}
+            pair = [warband(w, body.ruleset) for w in (body.warbands or default_lineups(body.ruleset))]
+            source = {"warbands": pair, "maps": body.maps or default_maps(body.ruleset)}
+            if body.ruleset is not None:
+                source["ruleset"] = body.ruleset
         game = store.new_game(source, body.seed, body.players)
         with game.lock:
             return {"id": game.id, "state": state_view(game.state, game.extra())}

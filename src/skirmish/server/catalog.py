@@ -1,13 +1,17 @@
-"""What a game can be made of: scenarios from a folder, the shipped ddm2008 warbands and maps,
-the agents and the rule sets. Read once when the app is made."""
+"""What a game can be made of: scenarios from a folder, the shipped lineups (ddm2008's warbands) and
+maps of the rule sets whose games start from them, the agents and the rule sets. Read once when the app
+is made, through the registry and ``Ruleset``'s hooks."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skirmish.errors import SkirmishError
+
+if TYPE_CHECKING:
+    from skirmish.core.game import Ruleset
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -48,24 +52,34 @@ def scenarios(folder: Path | None) -> list[ScenarioEntry]:
     return out
 
 
-def warbands() -> list[dict[str, Any]]:
-    """The shipped ddm2008 warbands: name, side name, points spent, creatures."""
-    from skirmish.games import WARBANDS_FOLDER, warband
-    from skirmish.rulesets.ddm2008.warband import load_warband_file, total_cost
+def lineup_rulesets() -> list[Ruleset]:
+    """The registered rule sets whose games start from lineups."""
+    from skirmish.games import lineup_rulesets as classes
 
-    out = []
-    for path in sorted(WARBANDS_FOLDER.glob("*.yaml")):
-        side, creatures = warband(path.stem)
-        out.append({"name": path.stem, "side": side, "points": total_cost(load_warband_file(path)),
-                    "creatures": creatures})
-    return out
+    return [cls() for cls in classes()]
+
+
+def warbands() -> list[dict[str, Any]]:
+    """The shipped lineups (ddm2008's warbands) of the rule sets whose games start from them: name, side
+    name, points spent, creatures, rule set."""
+    return [{"name": w.name, "side": w.side, "points": w.points, "creatures": list(w.creatures),
+             "ruleset": rs.name}
+            for rs in lineup_rulesets() for w in rs.catalog().lineups]
 
 
 def maps() -> list[dict[str, Any]]:
-    """The shipped ddm2008 maps."""
-    from skirmish.rulesets.ddm2008.setup import shipped_maps
+    """The shipped maps those games are played on."""
+    return [{"name": m.name, "ruleset": rs.name, "title": m.title}
+            for rs in lineup_rulesets() for m in rs.catalog().maps]
 
-    return [{"name": key, "ruleset": "ddm2008", "title": info.name} for key, info in shipped_maps().items()]
+
+def defaults() -> dict[str, Any]:
+    """The rule set, lineups and maps of a game from lineups when none are chosen (the first rule set
+    whose games start from lineups; nothing when none does)."""
+    for rs in lineup_rulesets():
+        cat = rs.catalog()
+        return {"ruleset": rs.name, "warbands": list(cat.default_lineups), "maps": list(cat.default_maps)}
+    return {"ruleset": None, "warbands": [], "maps": []}
 
 
 def agents() -> list[str]:

@@ -1,8 +1,8 @@
 """JSON views of a game for the browser: the state, its map, the legal actions, a creature's card.
 
-Everything here goes through the game interface and the position's geometry only, so any rule
-set that plays is shown the same way; where a rule set offers more (a state's own
-``combat_advantage``), it is asked by name.
+Everything here goes through the game interface, the position's geometry and ``Ruleset``'s hooks
+(the pending decision's ``prompt``, an action's ``display``), so any rule set that plays is shown the
+same way.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from skirmish.core.coords import Coord
 from skirmish.core.creatures import Attack, Creature
+from skirmish.core.display import ActionDisplay
 from skirmish.core.grid import Grid
 from skirmish.errors import SkirmishError
 from skirmish.games import describe
@@ -21,7 +23,8 @@ from skirmish.scenario.runner import output
 def state_view(state: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``skirmish run --json`` object of a state, with what the page needs to draw it: the map,
     sides and colours, and each creature's name, side, size, hit points, label and whether it is on
-    the map. ``extra`` keys (id, players, ...) are added on top."""
+    the map, and what the side to decide is asked (``prompt``, its ``phase`` also on top). ``extra``
+    keys (id, players, ...) are added on top."""
     data = output(state, [])
     names = labels(state)
     for c in state.creatures.values():
@@ -30,9 +33,11 @@ def state_view(state: Any, extra: dict[str, Any] | None = None) -> dict[str, Any
             "label": names[c.id], "on_map": c.on_map,
         })
     over = bool(state.is_over())
+    prompt = state.ruleset.prompt(state)
     data.update({
         "title": state.ruleset.info.title,
-        "phase": getattr(state, "phase", None),
+        "phase": prompt.phase,
+        "prompt": prompt.to_json(),
         "current_side": None if over else state.current_side,
         "over": over,
         "sides": [{"name": side, "colour": colour} for side, colour in side_colours(state).items()],
@@ -70,52 +75,39 @@ def events_view(state: Any, since: int = 0) -> list[dict[str, Any]]:
 
 def actions_view(state: Any, actions: Sequence[Any]) -> list[dict[str, Any]]:
     """The legal actions as the page shows them: the step, words, and the squares and targets each
-    involves."""
+    involves (``Ruleset.display``)."""
     reaches: dict[str, Any] = {}
     return [_action(state, i, a, reaches) for i, a in enumerate(actions)]
 
 
-def _square(value: Any) -> list[int] | None:
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return [value[0], value[1]]
-    return None
+def _xy(square: Coord | None) -> list[int] | None:
+    return None if square is None else [square[0], square[1]]
 
 
 def _action(state: Any, index: int, action: Any, reaches: dict[str, Any]) -> dict[str, Any]:
     step = action.to_step()
-    actor = state.creatures.get(getattr(action, "actor", None))
-    to = _square(getattr(action, "to", None))
-    at = _square(getattr(action, "at", None))
-    path = [list(sq) for sq in getattr(action, "path", None) or ()] or None
-    squares: list[list[int]] = []
-    for sq in [*(path or []), to, at]:
-        if sq is not None and sq not in squares:
-            squares.append(sq)
-    attack = _attack(state, action, actor)
+    shown: ActionDisplay = state.ruleset.display(state, action)
+    actor = state.creatures.get(step.get("actor"))
+    to = _xy(shown.to)
+    path = [[x, y] for x, y in shown.path] or None
     return {
         "index": index,
         "step": step,
         "do": step["do"],
         "text": f"{step['actor']}: {describe(action)}",
-        "squares": squares,
+        "squares": [[x, y] for x, y in shown.squares],
         "to": to,
         "cost": _cost(state, actor, to, path, reaches),
         "path": path,
-        "targets": _targets(state, action, actor, attack),
-        "area": _area(state, action, actor, attack),
+        "targets": [{"id": t.id, "cover": t.cover, "combat_advantage": t.advantage} for t in shown.targets],
+        "area": None if shown.area is None else [[x, y] for x, y in shown.area],
+        "square": _xy(shown.square),
+        "mark": shown.mark,
+        "select": shown.select,
+        "highlight": None if shown.highlight is None else [[x, y] for x, y in shown.highlight],
+        "fold": shown.fold,
+        "ends_turn": shown.ends_turn,
     }
-
-
-def _attack(state: Any, action: Any, actor: Creature | None) -> Attack | None:
-    """The attack or spell an action uses, if it names one the rule set knows."""
-    name = getattr(action, "attack", None) or getattr(action, "spell", None)
-    if actor is None or not isinstance(name, str) or not name:
-        return None
-    try:
-        found = state.ruleset.named_attack(actor.template, name)
-    except SkirmishError:
-        return None
-    return found if isinstance(found, Attack) else None
 
 
 def _cost(state: Any, actor: Creature | None, to: list[int] | None, path: list[list[int]] | None,
@@ -132,52 +124,6 @@ def _cost(state: Any, actor: Creature | None, to: list[int] | None, path: list[l
     if reach is not None and tuple(to) in reach:
         return int(reach.cost(tuple(to)))
     return len(path)
-
-
-def _targets(state: Any, action: Any, actor: Creature | None, attack: Attack | None) -> list[dict[str, Any]]:
-    ids: list[str] = []
-    single = getattr(action, "target", None)
-    if isinstance(single, str) and single:
-        ids.append(single)
-    many = getattr(action, "targets", None)
-    if isinstance(many, tuple | list):
-        ids.extend(str(t) for t in many if str(t) not in ids)
-    if ids and actor is not None and isinstance(getattr(action, "to", None), tuple) and action.to != actor.at:
-        # An attack after a move (a charge) is made from where the move ends.
-        state = state.clone()
-        actor = state.creatures[actor.id]
-        actor.at = action.to
-    out = []
-    for tid in ids:
-        target = state.creatures.get(tid)
-        if target is None or actor is None or not actor.on_map or not target.on_map:
-            out.append({"id": tid, "cover": None, "combat_advantage": False})
-            continue
-        kind = attack.kind if attack is not None else None
-        out.append({"id": tid, "cover": state.cover(actor, target, kind),
-                    "combat_advantage": combat_advantage(state, actor, target)})
-    return out
-
-
-def combat_advantage(state: Any, attacker: Creature, target: Creature) -> bool:
-    """Whether the attacker has combat advantage (or advantage) against the target: the state's own
-    ``combat_advantage`` where it has one, else whether it flanks under the rule set's geometry."""
-    ask = getattr(state, "combat_advantage", None)
-    if callable(ask):
-        return bool(ask(attacker, target))
-    return bool(state.flanking(attacker, target))
-
-
-def _area(state: Any, action: Any, actor: Creature | None, attack: Attack | None) -> list[list[int]] | None:
-    if attack is None or attack.area is None or actor is None or not actor.on_map:
-        return None
-    at = getattr(action, "at", None)
-    origin = getattr(action, "origin", None)
-    try:
-        squares, _ = state.area_squares(actor, attack, attack.area, at, origin)
-    except SkirmishError:
-        return None
-    return [[x, y] for x, y in sorted(squares, key=lambda s: (s[1], s[0]))]
 
 
 def card_view(state: Any, creature: Creature) -> dict[str, Any]:

@@ -29,8 +29,9 @@ class Job:
     Attributes:
         index: the game's number in the batch.
         seed: the game's seed (spawned from the batch's root seed).
-        source: where the game comes from: ``{"scenario": path}`` or, for ddm2008,
-            ``{"warbands": [[side, [names]], ...], "maps": [...]}``.
+        source: where the game comes from: ``{"scenario": path}`` or, for a rule set whose games
+            start from lineups (ddm2008's warbands), ``{"warbands": [[side, [names]], ...], "maps": [...]}``
+            with optional ``"ruleset"`` (default: the one rule set that makes such games) and ``"options"``.
         agents: agent name per side.
         record: keep every action's scenario step in the result (to write a replay).
     """
@@ -88,10 +89,10 @@ def build_state(source: dict[str, Any], seed: int) -> Any:
         pos = scenario.position.clone()
         pos.dice = Dice(seed)
         return scenario.ruleset.new_state(pos)
-    from skirmish.rulesets.ddm2008.setup import new_game
+    from skirmish.games import lineup_ruleset
 
-    return new_game([(side, list(names)) for side, names in source["warbands"]], list(source["maps"]), seed,
-                    source.get("options") or {})
+    ruleset = lineup_ruleset(source.get("ruleset"), source.get("options") or {})
+    return ruleset.new_game([(side, list(names)) for side, names in source["warbands"]], list(source["maps"]), seed)
 
 
 _SCENARIOS: dict[str, Any] = {}
@@ -116,7 +117,7 @@ def run_job(job: Job) -> GameResult:
         players = {side: find_agent(name, state.ruleset.name, job.seed + k)
                    for k, (side, name) in enumerate(sorted(job.agents.items()))}
         record = (lambda _, action: result.steps.append(action.to_step())) if job.record else None
-        state = play_game(state, players, on_action=record)
+        play_game(state, players, on_action=record)  # plays ``state`` to its end
         result.winner = state.winner
         result.score = dict(state.score)
         result.rounds = int(state.round)

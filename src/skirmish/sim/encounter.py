@@ -95,10 +95,10 @@ def simulate(scenario: Any, n: int, seed: int = 0, agents: tuple[str, str] = ("t
     for i, s in enumerate(fight_seeds(seed, n)):
         pos = scenario.position.clone()
         pos.dice = Dice(s)
-        state = ruleset.new_state(pos)
+        state: Any = ruleset.new_state(pos)  # a state and a position (``State``)
         players = {side: find_agent(agents[0] if side == party else agents[1], ruleset.name, s + k)
                    for k, side in enumerate(sides)}
-        state = play_game(state, players)
+        play_game(state, players)  # plays ``state`` to its end
         party_ids = {c.id for c in state.creatures.values() if c.side == party}
         downed = {e.data.get("creature") for e in state.events if e.type in ("down", "dead")} & party_ids
         died = sum(1 for c in state.creatures.values() if c.side == party and c.status == "dead")

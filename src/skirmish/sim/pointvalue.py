@@ -1,4 +1,5 @@
-"""ddm2008 point-value estimates: what is one creature worth, in points of a reference creature?
+"""Point-value estimates for a rule set whose lineups are bought with points (ddm2008's warbands): what
+is one creature worth, in points of a reference creature?
 
 Side A fields a base warband plus the creature; side B the same base plus ``k`` copies of the
 reference, for ``k = 0, 1, 2, ...`` (up to ``most``, or by default until A surely loses). A's
@@ -122,19 +123,19 @@ def point_value(creature: str, reference: str, base: list[str], maps: list[str],
     Raises:
         SkirmishError: an unknown creature, a unique reference, or a reference with no cost.
     """
-    from skirmish.scenario.catalog import catalog
+    from skirmish.games import lineup_ruleset
 
-    cards = catalog("ddm2008")
+    ruleset = lineup_ruleset()
+    cards = ruleset.catalog()
     for name in (creature, reference, *base):
-        if name not in cards:
-            raise SkirmishError(f"the ddm2008 catalog has no creature {name!r}")
-    ref = cards[reference].stats
-    if ref.get("unique"):
+        if name not in cards.creatures:
+            raise SkirmishError(f"the {ruleset.name} catalog has no creature {name!r}")
+    if reference in cards.unique:
         raise SkirmishError(f"{reference} is unique; the reference must be a creature a warband can field many times")
-    ref_cost = int(ref.get("cost", 0))
+    ref_cost = cards.costs.get(reference, 0)
     if ref_cost <= 0:
         raise SkirmishError(f"{reference} has no point cost to measure in")
-    cost = int(cards[creature].stats.get("cost", 0))
+    cost = cards.costs.get(creature, 0)
     # Without ``most``: at least twice the stated cost, then on until the measured side's score is
     # surely under 50% (its interval's top below it), or at the cap.
     planned = most if most is not None else max(2, math.ceil(2 * cost / ref_cost))

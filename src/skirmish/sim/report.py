@@ -60,7 +60,7 @@ class Summary:
                            "losses": sum(1 for r in self.finished if r.winner not in (None, side)),
                            "score": dict(zip(("mean", "low", "high"), mean_ci(scores), strict=True))}
         rounds = [r.rounds for r in self.finished]
-        creatures: dict[str, dict[str, float]] = {}
+        creatures: dict[str, dict[str, Any]] = {}
         for r in self.finished:
             for cid, side in r.sides.items():
                 row = creatures.setdefault(cid, {"side": side, "damage": 0.0, "kills": 0.0, "survival": 0.0})

@@ -16,12 +16,13 @@ from pydantic import BaseModel
 
 from skirmish.core.content import speed_modes
 from skirmish.core.creatures import Creature, CreatureTemplate
-from skirmish.core.game import Movement, Ruleset, RulesetInfo, State
+from skirmish.core.game import Movement, RulesetInfo, State
 from skirmish.core.pathing import ALLY, BLOCKED, Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.position import Position
 from skirmish.core.terrain import BASE_LEGEND, DIAGONAL_WALLS, TerrainKind
 from skirmish.rulesets.ddm2008.actions import Action, ChooseFirst, from_step
+from skirmish.rulesets.ddm2008.interface import Ddm2008Interface
 from skirmish.rulesets.ddm2008.options import Ddm2008Options
 from skirmish.rulesets.ddm2008.state import Ddm2008State
 from skirmish.rulesets.ddm2008.stats import SIZE_RANK, SIZES, Ddm2008Stats
@@ -61,8 +62,8 @@ POLICY = GeometryPolicy(
 )
 
 
-class Ddm2008(Ruleset):
-    """The 2008 D&D Miniatures Game."""
+class Ddm2008(Ddm2008Interface):
+    """The 2008 D&D Miniatures Game (the interfaces' hooks in ``interface.py``)."""
 
     info = RulesetInfo(
         name="ddm2008", title="D&D Miniatures Game (2008)", seed="000_17e4765beaa00265.txt",

@@ -7,10 +7,11 @@ opponent places; then round 1 begins with initiative. Each choice is an action o
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skirmish.core import geometry
 from skirmish.core.coords import Coord, footprint
@@ -22,7 +23,12 @@ from skirmish.core.position import Position
 from skirmish.errors import ContentError, IllegalActionError
 from skirmish.rulesets.ddm2008.actions import ChooseMap, ChooseStart, Place
 
-MAPS_PACKAGE = "skirmish.rulesets"
+if TYPE_CHECKING:
+    from skirmish.core.game import Ruleset
+    from skirmish.rulesets.ddm2008.state import Ddm2008State
+
+MAPS_PACKAGE = __name__.rpartition(".")[0]
+"""The package whose ``content/maps`` folder holds the shipped maps: this rule set's own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,18 +44,18 @@ class MapInfo:
 @cache
 def shipped_maps() -> dict[str, MapInfo]:
     """The maps under ``content/maps``, by file name without ``.yaml``."""
+    from skirmish.core.yamlsrc import load_yaml_with_lines
     from skirmish.rulesets.ddm2008.ruleset import LEGEND
-    from skirmish.scenario.yamlsrc import load_yaml_with_lines
 
     out: dict[str, MapInfo] = {}
-    folder = resources.files(MAPS_PACKAGE).joinpath("ddm2008", "content", "maps")
+    folder = resources.files(MAPS_PACKAGE).joinpath("content", "maps")
     if not folder.is_dir():
         return out
     for item in sorted(folder.iterdir(), key=lambda p: p.name):
         if not item.name.endswith(".yaml"):
             continue
         key = item.name[:-5]
-        label = f"skirmish/rulesets/ddm2008/content/maps/{item.name}"
+        label = f"{MAPS_PACKAGE.replace('.', '/')}/content/maps/{item.name}"
         data, _ = load_yaml_with_lines(item.read_text(encoding="utf-8"), label)
         assert isinstance(data, dict)
         zones = {name: _zone_squares(z) for name, z in (data.get("zones") or {}).items()}
@@ -63,7 +69,7 @@ def _zone_squares(zone: dict[str, Any]) -> set[Coord]:
     if "rect" in zone:
         (x0, y0), (x1, y1) = zone["rect"]
         out |= {(x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1)}
-    return out  # type: ignore[return-value]
+    return out
 
 
 def find_map(key: str) -> MapInfo:
@@ -78,24 +84,26 @@ def find_map(key: str) -> MapInfo:
     return maps[key]
 
 
-def new_game(warbands: list[tuple[str, list[str]]], maps: list[str], seed: int = 0,
-             options: dict[str, Any] | None = None) -> Any:
-    """A game from two warbands (side name, catalog names) and two maps, ready for setup.
+def new_game(warbands: Sequence[tuple[str, Sequence[str]]], maps: Sequence[str], seed: int = 0,
+             options: Mapping[str, Any] | None = None, *, ruleset: Ruleset | None = None) -> Ddm2008State:
+    """A game from two warbands (side name, catalog names) and two maps, ready for setup; ``ruleset``
+    is the rule set to play under (else one made with ``options``).
 
     Raises:
         ContentError: an unknown creature or map, an empty warband, or not exactly two warbands.
     """
     from skirmish.rulesets.ddm2008.ruleset import Ddm2008
     from skirmish.rulesets.ddm2008.state import Ddm2008State
-    from skirmish.scenario.catalog import catalog
+    from skirmish.rulesets.ddm2008.warband import shipped_catalog
 
     if len(warbands) != 2:
         raise ContentError("a game needs two warbands")
     for side, names in warbands:
         if not names:
             raise ContentError(f"warband {side!r} has no creatures")
-    ruleset = Ddm2008(options or {})
-    cards = catalog("ddm2008")
+    if ruleset is None:
+        ruleset = Ddm2008(options or {})
+    cards = shipped_catalog()
     chosen = [find_map(m) for m in maps] or [next(iter(shipped_maps().values()))]
     creatures: list[Creature] = []
     both = set(warbands[0][1]) & set(warbands[1][1])
@@ -215,18 +223,21 @@ def sealed_warband(seed: int, points: int = 200, boosters: int = 2, per_booster:
     The choice is greedy: the most expensive cards that fit, then the cheaper ones."""
     import random
 
-    from skirmish.rulesets.ddm2008.warband import limits
-    from skirmish.scenario.catalog import catalog
+    from skirmish.rulesets.ddm2008.warband import limits, shipped_catalog
 
     rng = random.Random(seed)  # the draw is the booster's, not the game's: it has its own generator
-    cards = catalog("ddm2008")
+    cards = shipped_catalog()
     names = sorted(n for n, e in cards.items() if e.stats.get("size") not in ("huge", "gargantuan"))
     pool = [rng.choice(names) for _ in range(boosters * per_booster)]
     most, cap = limits(points)
     chosen: list[str] = []
     left = points
-    for name in sorted(pool, key=lambda n: (-int(cards[n].stats.get("cost", 0)), n)):
-        cost = int(cards[name].stats.get("cost", 0))
+    def cost_of(name: str) -> int:
+        cost = cards[name].stats.get("cost", 0)
+        return int(cost) if isinstance(cost, int | float | str) else 0
+
+    for name in sorted(pool, key=lambda n: (-cost_of(n), n)):
+        cost = cost_of(name)
         if len(chosen) < most and cost <= min(left, cap):
             chosen.append(name)
             left -= cost

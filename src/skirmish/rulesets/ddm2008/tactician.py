@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
 from skirmish.core.coords import footprint
 from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
+from skirmish.core.tactics import Tactician
 from skirmish.errors import IllegalActionError, InvalidActionError
 from skirmish.rulesets.ddm2008 import combat
 from skirmish.rulesets.ddm2008.actions import (
@@ -185,7 +185,7 @@ class Ddm2008Tactician(Tactician):
                                and state.can_react(e))
         if action.power is not None:
             value -= 1.0  # uses are few: spend them only where they change the outcome
-        if (c.id, spec.name) in state.uses:
+        if (c.id, spec.name) in getattr(state, "uses", {}):
             value -= 0.5  # limited attacks are for when they matter
         return value + 1.0  # attacking beats standing around
 
@@ -201,8 +201,10 @@ class Ddm2008Tactician(Tactician):
         provoked: set[str] = set()
         for sq in (here, *path[:-1]):
             # Who stands next to each square is the same for every path of the decision.
-            near = self._memo.get(("beside", c.id, sq), lambda sq=sq: [
-                e for e in reactors if geometry.adjacent(footprint(sq, c.size), e.squares)])
+            def beside(sq: tuple[int, int] = sq) -> list[Creature]:
+                return [e for e in reactors if geometry.adjacent(footprint(sq, c.size), e.squares)]
+
+            near = self._memo.get(("beside", c.id, sq), beside)
             for e in near:
                 if e.id not in provoked:
                     provoked.add(e.id)
@@ -276,7 +278,7 @@ class Ddm2008Tactician(Tactician):
         first, with the enemy's squares and the attack's range in squares (None: sight); (False, [])
         when an attack follows the "nearest" rule."""
         enemies = self._active_enemies(state, c)
-        pairs = []
+        pairs: list[tuple[Any, ...]] = []
         for spec in c.template.attacks:
             if spec.area is not None or combat.attack_allowed(state, c, spec):
                 continue

@@ -40,11 +40,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from skirmish.core.catalog import CatalogEntry, read_creatures
+from skirmish.core.yamlsrc import KeyPath, LineMap, format_path, line_of, load_yaml_with_lines, where
 from skirmish.errors import ContentError
 from skirmish.rulesets.ddm2008.stats import Faction
-from skirmish.scenario.catalog import CatalogEntry
-from skirmish.scenario.catalog import catalog as shipped_catalog
-from skirmish.scenario.yamlsrc import KeyPath, LineMap, format_path, line_of, load_yaml_with_lines, where
 
 MAX_FILE_BYTES = 1_000_000
 FACTIONS = ("borderlands", "civilization", "underdark", "wild")
@@ -52,7 +51,7 @@ FORMATS = ("standard", "sealed")
 TOO_BIG_FOR_ASSAULT = frozenset(("huge", "gargantuan"))
 Severity = Literal["error", "note"]
 Catalog = Mapping[str, CatalogEntry | Mapping[str, object]]
-"""Creature name -> its raw stat block, or a ``CatalogEntry`` holding one (as ``catalog()`` gives)."""
+"""Creature name -> its raw stat block, or a ``CatalogEntry`` holding one (as ``shipped_catalog()`` gives)."""
 
 
 class Warband(BaseModel):
@@ -128,6 +127,11 @@ class WarbandFile:
     lines: LineMap
 
 
+def shipped_catalog() -> Mapping[str, CatalogEntry]:
+    """The shipped ddm2008 creature catalog (``content/creatures.yaml``)."""
+    return read_creatures(__name__.rpartition(".")[0])
+
+
 # Limits.
 
 def limits(points: int) -> tuple[int, int]:
@@ -178,7 +182,7 @@ def check_warband(warband: Warband, *, catalog: Catalog | None = None, file: str
     Raises:
         ContentError: a catalog stat block used by the warband is itself invalid.
     """
-    cards_source = shipped_catalog("ddm2008") if catalog is None else catalog
+    cards_source = shipped_catalog() if catalog is None else catalog
     line_map: Mapping[KeyPath, int] = lines or {}
     problems: list[Problem] = []
 
@@ -268,7 +272,7 @@ def check_warband(warband: Warband, *, catalog: Catalog | None = None, file: str
 
 def total_cost(warband: Warband, *, catalog: Catalog | None = None) -> int:
     """The summed cost of the warband's creatures that are in the catalog (M08-016)."""
-    cards_source = shipped_catalog("ddm2008") if catalog is None else catalog
+    cards_source = shipped_catalog() if catalog is None else catalog
     return sum(_card(n, cards_source[n]).cost for n in warband.creatures if n in cards_source)
 
 
@@ -376,7 +380,7 @@ def read_warband_text(text: str, file: str = "<warband>", *, catalog: Catalog | 
     except ValidationError as e:
         raise _format_error(e, fail) from None
 
-    cards_source = shipped_catalog("ddm2008") if catalog is None else catalog
+    cards_source = shipped_catalog() if catalog is None else catalog
     unknown = [i for i, n in enumerate(warband.creatures) if n not in cards_source]
     if unknown:
         i = unknown[0]

@@ -14,12 +14,13 @@ from pydantic import BaseModel, ConfigDict
 
 from skirmish.core.content import speed_modes
 from skirmish.core.creatures import Attack, Creature, CreatureTemplate
-from skirmish.core.game import Movement, Ruleset, RulesetInfo
+from skirmish.core.game import Movement, RulesetInfo
 from skirmish.core.pathing import Passage
 from skirmish.core.policy import GeometryPolicy
 from skirmish.core.position import Position
 from skirmish.core.terrain import BASE_LEGEND, DIAGONAL_WALLS, TerrainKind
 from skirmish.rulesets.dnd5e.actions import Action, from_step
+from skirmish.rulesets.dnd5e.interface import Dnd5eInterface
 from skirmish.rulesets.dnd5e.spells import spell_book
 from skirmish.rulesets.dnd5e.state import Dnd5eState
 from skirmish.rulesets.dnd5e.stats import SIZE_RANK, SIZES, Dnd5eStats
@@ -70,7 +71,7 @@ POLICY = GeometryPolicy(
 )
 
 
-class Dnd5e(Ruleset):
+class Dnd5e(Dnd5eInterface):
     """D&D 5th edition combat on the grid."""
 
     info = RulesetInfo(

@@ -91,7 +91,7 @@ class Spell(Strict):
 @cache
 def spell_book() -> dict[str, Spell]:
     """Every spell of ``content/spells.yaml``, validated."""
-    from skirmish.scenario.yamlsrc import load_yaml_with_lines
+    from skirmish.core.yamlsrc import load_yaml_with_lines
 
     path = resources.files("skirmish.rulesets").joinpath("dnd5e", "content", "spells.yaml")
     if not path.is_file():

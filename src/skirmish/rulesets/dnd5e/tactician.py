@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmish.agents.tactician import Tactician
 from skirmish.core import geometry
 from skirmish.core.coords import footprint
 from skirmish.core.creatures import Creature
+from skirmish.core.tactics import Tactician
 from skirmish.rulesets.dnd5e import combat
 from skirmish.rulesets.dnd5e.actions import Attack, Cast, Move, Simple, Targeted
 from skirmish.rulesets.dnd5e.spells import spell_book

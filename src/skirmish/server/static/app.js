@@ -14,39 +14,32 @@ const board = new Board($("board"), {
 const log = new Log($("log"), $("show-dice"));
 const replay = new ReplayView(board, log);
 
-/** What the acting human's actions do on the board: by square, by target, by creature to activate. */
+/**
+ * What the acting human's actions do on the board, as the server's display of each says: by the square
+ * that chooses it, by target, by the creature whose token chooses it (one to activate).
+ */
 function classify(actions) {
   const squares = new Map();
   const targets = new Map();
-  const activates = new Map();
+  const selects = new Map();
   const others = [];
   const push = (map, k, a) => (map.get(k) || map.set(k, []).get(k)).push(a);
   for (const a of actions) {
-    const step = a.step || {};
-    if (a.area && step.at) {
-      push(squares, key(...step.at), a);
+    if (a.square) {
+      push(squares, key(...a.square), a);
     } else if (a.targets && a.targets.length) {
       for (const t of a.targets) push(targets, t.id, a);
-    } else if (a.to || (step.at && a.do !== "attack")) {
-      const [x, y] = a.to || step.at;
-      push(squares, key(x, y), a);
-    } else if (a.do === "activate") {
-      activates.set(step.actor, a);
+    } else if (a.select) {
+      selects.set(a.select, a);
     } else {
       others.push(a);
     }
   }
-  return { squares, targets, activates, others };
+  return { squares, targets, selects, others };
 }
 
-const PHASE_HINT = {
-  choose_map: "Choose the map.",
-  choose_start: "Choose your start area.",
-  place: "Click a highlighted square to place",
-  choose_first: "Choose which side goes first this round.",
-  activate: "Click one of your creatures (ringed) to activate it.",
-  act: "Move (click a square), attack (click a ringed enemy), use a power, or end the turn.",
-};
+/** The question when the rule set leaves the words to the page and the board offers choices. */
+const BOARD_HINT = "Move (click a square), attack (click a ringed enemy), use a power, or end the turn.";
 
 class GameView {
   constructor() {
@@ -57,7 +50,7 @@ class GameView {
     this.generation = 0;
     this.busy = false;
     $("end-turn").addEventListener("click", () => {
-      const a = this.actions.find((x) => x.do === "end_turn");
+      const a = this.actions.find((x) => x.ends_turn);
       if (a) this.apply(a);
     });
     $("auto-place").addEventListener("click", () => this.autoPlace());
@@ -179,28 +172,28 @@ class GameView {
       return;
     }
     const s = this.state;
-    const actor = r.actor ? s.creatures[r.actor] : null;
-    const phase = s.phase;
+    const ask = s.prompt || {};
+    const acting = ask.acting ? s.creatures[ask.acting] : null;
     const onBoard = this.plan.squares.size || this.plan.targets.size;
-    let hint = PHASE_HINT[phase] || (onBoard ? PHASE_HINT.act : "Choose an action.");
-    if (phase === "place" && actor) hint = `${hint} ${actor.name || r.actor}.`;
+    const hint = ask.text || (onBoard ? BOARD_HINT : "Choose an action.");
     const head = document.createElement("div");
     head.className = "who";
     const dot = document.createElement("span");
     dot.className = "side-dot";
     dot.style.setProperty("--c", (s.sides.find((x) => x.name === r.side) || {}).colour || "#888");
     head.append(dot, ` ${r.side}: your decision`);
-    if (actor && phase === "act") head.append(` — ${actor.name || r.actor} is acting`);
+    if (acting) head.append(` — ${acting.name || ask.acting} is acting`);
     const p = document.createElement("p");
     p.textContent = hint;
     prompt.replaceChildren(head, p);
-    if (phase === "place") {
-      const waiting = Object.entries(s.creatures).filter(([, c]) => c.side === r.side && !c.on_map && c.status === "removed");
+    if (ask.pending_label) {
+      // The creatures the side still has to deal with in this step (those still to place).
+      const waiting = ask.pending || [];
       const tray = document.createElement("p");
       tray.className = "tray";
       tray.dataset.testid = "to-place";
-      tray.textContent = `Still to place (${waiting.length}): ${waiting.map(([cid, c]) => c.label || cid).join(" ")}`;
-      tray.title = waiting.map(([cid]) => cid).join(", ");
+      tray.textContent = `${ask.pending_label} (${waiting.length}): ${waiting.map((cid) => (s.creatures[cid] || {}).label || cid).join(" ")}`;
+      tray.title = waiting.join(", ");
       prompt.appendChild(tray);
     }
 
@@ -209,10 +202,10 @@ class GameView {
     for (const [k, acts] of plan.squares) {
       const [x, y] = k.split(",").map(Number);
       const costs = acts.map((a) => a.cost).filter((c) => c !== null && c !== undefined);
-      const kind = acts.some((a) => a.area) ? "area" : acts[0].do === "place" ? "place" : "move";
+      const kind = acts.some((a) => a.area) ? "area" : acts[0].mark || "move";
       squares.set(k, { x, y, kind, cost: costs.length ? Math.min(...costs) : null });
     }
-    for (const cid of plan.activates.keys()) {
+    for (const cid of plan.selects.keys()) {
       const c = s.creatures[cid];
       if (c && c.on_map) squares.set(`sel:${cid}`, { x: c.at[0], y: c.at[1], kind: "select", cost: null, cid });
     }
@@ -223,15 +216,18 @@ class GameView {
     }
     board.setHighlights(squares, targets);
 
-    const endTurn = this.actions.find((a) => a.do === "end_turn");
+    const endTurn = this.actions.find((a) => a.ends_turn);
     if (endTurn) $("end-turn").hidden = false;
-    if (phase === "place") $("auto-place").hidden = false;
-    // Short lists in full; long ones keep moves, placements and each area attack's squares folded away.
+    if (ask.auto) {
+      $("auto-place").textContent = ask.auto;
+      $("auto-place").hidden = false;
+    }
+    // Short lists in full; long ones keep what the rule set folds (moves, placements, each area attack's squares) away.
     const main = [];
     const folded = new Map();
     const long = this.actions.length > 12;
     for (const a of this.actions) {
-      const group = !long ? null : a.area ? `${a.step.with || a.do} (area)` : ["move", "shift", "place", "activate"].includes(a.do) ? a.do : null;
+      const group = !long ? null : a.fold;
       if (group) (folded.get(group) || folded.set(group, []).get(group)).push(a);
       else main.push(a);
     }
@@ -265,13 +261,7 @@ class GameView {
       board.showPath(null);
       return;
     }
-    let area = a.area;
-    if (!area && a.do === "choose_start" && this.state.map.zones) {
-      // A start area is the map's zones named for it (start_a, start_a2...).
-      const zones = Object.entries(this.state.map.zones).filter(([name]) => new RegExp(`^start_${a.step.area}\\d*$`).test(name));
-      area = zones.flatMap(([, z]) => z.squares);
-    }
-    board.showArea(area);
+    board.showArea(a.area || a.highlight);
     const actor = this.state.creatures[a.step?.actor];
     board.showPath(a.path, actor && actor.on_map ? actor.at : null);
   }
@@ -343,7 +333,7 @@ class GameView {
       this.choose(acts, e);
       return;
     }
-    const act = this.plan.activates.get(cid);
+    const act = this.plan.selects.get(cid);
     if (act) {
       this.apply(act);
       return;
@@ -382,13 +372,11 @@ class GameView {
     }
   }
 
-  /** Place the rest of the human's creatures: each in the middle of its allowed squares. */
+  /** Make the rest of this step's choices for the human (place the rest): the middle choice each time. */
   async autoPlace() {
     const gen = this.generation;
-    while (gen === this.generation && this.state.human_to_act && this.state.phase === "place" && this.actions.length) {
-      const places = this.actions.filter((a) => a.do === "place");
-      if (!places.length) break;
-      const a = places[Math.floor(places.length / 2)];
+    while (gen === this.generation && this.state.human_to_act && (this.state.prompt || {}).auto && this.actions.length) {
+      const a = this.actions[Math.floor(this.actions.length / 2)];
       this.setBusy(true);
       try {
         const r = await api.act(this.id, { index: a.index });
@@ -469,18 +457,18 @@ async function showStart() {
   document.body.dataset.ui = "start-ready";
 }
 
-const DEFAULT_WARBANDS = ["civilization-gatehouse-guard", "borderlands-ashpit-warhost"];
-const DEFAULT_MAPS = ["ashen-crossroads", "gloomwater-cistern"];
-
 function fillStart(cat) {
   const agents = cat.agents.includes("human") ? cat.agents : ["human", ...cat.agents];
+  // Games from warbands are the default rule set's (the server's defaults), with its warbands and maps.
+  const defaults = cat.defaults || { ruleset: null, warbands: [], maps: [] };
+  const ours = (x) => !defaults.ruleset || !x.ruleset || x.ruleset === defaults.ruleset;
   for (const i of [0, 1]) {
     const wb = $(`warband-${i}`);
-    for (const w of cat.warbands) wb.appendChild(option(w.name, `${w.name} (${w.points} pts)`));
-    if (cat.warbands.some((w) => w.name === DEFAULT_WARBANDS[i])) wb.value = DEFAULT_WARBANDS[i];
+    for (const w of cat.warbands.filter(ours)) wb.appendChild(option(w.name, `${w.name} (${w.points} pts)`));
+    if (cat.warbands.some((w) => w.name === defaults.warbands[i])) wb.value = defaults.warbands[i];
     const mp = $(`map-${i}`);
-    for (const m of cat.maps.filter((x) => x.ruleset === "ddm2008")) mp.appendChild(option(m.name, m.title || m.name));
-    if (cat.maps.some((m) => m.name === DEFAULT_MAPS[i])) mp.value = DEFAULT_MAPS[i];
+    for (const m of cat.maps.filter(ours)) mp.appendChild(option(m.name, m.title || m.name));
+    if (cat.maps.some((m) => m.name === defaults.maps[i])) mp.value = defaults.maps[i];
     const pl = $(`player-${i}`);
     for (const a of agents) pl.appendChild(option(a, a));
     pl.value = i === 0 ? "human" : agents.includes("tactician") ? "tactician" : agents[1];
@@ -571,6 +559,8 @@ async function loadGame(file) {
   try {
     const data = await readJsonFile(file);
     const r = await api.load(data);
+    // Until the loaded game is shown, the page is not waiting for a decision in the one it leaves.
+    document.body.dataset.ui = "busy";
     location.hash = `#/game/${encodeURIComponent(r.id)}`;
   } catch (e) {
     showError(e);

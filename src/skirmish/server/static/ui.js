@@ -33,8 +33,9 @@ export function renderHeader(state) {
     const dot = span("side-dot");
     dot.style.setProperty("--c", colourOf(state, state.current_side));
     const kind = (state.players || {})[state.current_side];
-    const actor = state.turn && state.creatures[state.turn] && state.phase === "act" ? ` · ${state.creatures[state.turn].name || state.turn}` : "";
-    turn.append(dot, span("", `${state.current_side}${kind ? ` (${kind})` : ""} to ${phaseVerb(state.phase)}${actor}`));
+    const ask = state.prompt || {};
+    const acting = ask.acting && state.creatures[ask.acting] ? ` · ${state.creatures[ask.acting].name || ask.acting}` : "";
+    turn.append(dot, span("", `${state.current_side}${kind ? ` (${kind})` : ""} to ${ask.verb || "act"}${acting}`));
   }
   const score = $("score");
   score.replaceChildren();
@@ -45,10 +46,6 @@ export function renderHeader(state) {
     s.append(dot, span("name", side.name), span("vp", String((state.score || {})[side.name] ?? 0)));
     score.appendChild(s);
   }
-}
-
-function phaseVerb(phase) {
-  return { choose_map: "choose the map", choose_start: "choose a start area", place: "place", choose_first: "choose who goes first", activate: "activate", act: "act" }[phase] || phase || "act";
 }
 
 /** Terrain, zones and sides under the board. */

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from skirmish.core.coords import Coord
 from skirmish.core.creatures import Attack, Creature
 from skirmish.core.display import ActionDisplay
@@ -131,7 +133,8 @@ def card_view(state: Any, creature: Creature) -> dict[str, Any]:
     lines (numbers and words first, then attacks, then the rest)."""
     lines: list[dict[str, str]] = [{"label": "size", "text": creature.template.size_label},
                                    {"label": "speed", "text": _speeds(creature.template.speed)}]
-    stats = dict(creature.template.stats)
+    card = creature.template.stats
+    stats = card.model_dump() if isinstance(card, BaseModel) else dict(card)  # a typed card, or one made by hand
     for attack in creature.template.attacks:
         lines.append({"label": attack.name, "text": _attack_text(attack)})
     for key, value in stats.items():

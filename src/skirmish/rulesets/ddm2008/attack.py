@@ -86,6 +86,9 @@ def attack_actions(state: Ddm2008State, c: Creature) -> list[Action]:
 
 
 def _target_choices(state: Ddm2008State, c: Creature, spec: AttackSpec) -> list[tuple[tuple[str, ...], Coord | None]]:
+    """(targets, origin) choices: every set of up to ``targets`` valid targets of a direct attack
+    (M08-072); a burst from the attacker, or each origin square of a cone, line or radius, that
+    catches a creature other than the attacker (M08-083..M08-089)."""
     out: list[tuple[tuple[str, ...], Coord | None]] = []
     if spec.area is None:
         targets = sorted(t.id for t in valid_targets(state, c, spec))
@@ -116,10 +119,13 @@ def _target_choices(state: Ddm2008State, c: Creature, spec: AttackSpec) -> list[
 
 
 def _ring(s: Coord) -> list[Coord]:
+    """The eight squares around ``s``."""
     return [(s[0] + dx, s[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 
 
 def _safe_area(state: Ddm2008State, c: Creature, spec: AttackSpec, at: Coord | None) -> list[str]:
+    """The creatures other than the attacker an area from ``at`` catches; none where the origin is
+    not allowed (M08-083..M08-089)."""
     try:
         hit = state.area(c, spec, at)
     except (IllegalActionError, InvalidActionError):

@@ -33,6 +33,9 @@ def forced_move(state: Ddm2008State, c: Creature, t: Creature, kind: str, n: int
 
 
 def _forced_path(state: Ddm2008State, c: Creature, t: Creature, kind: str, n: int) -> list[Coord]:
+    """The squares of a push (each farther from the attacker), a pull (each nearer) or a slide of up
+    to ``n`` squares through free squares, pits included (M08-115, M08-126): the first that ends in
+    a pit, else the first path of the longest push or pull, else none."""
     occupancy = state.occupancy()
 
     def free(at: Coord) -> bool:

@@ -210,6 +210,7 @@ def walk(state: Ddm2008State, c: Creature, path: Iterable[Coord], mode: str = "w
 
 
 def _settle(state: Ddm2008State, c: Creature, square: Coord) -> None:
+    """Put a creature stopped in an illegal square back on the last legal one it passed (M08-043)."""
     if c.at != square:
         state.log(Event("move", f"{c.id} goes back to {list(square)}, the last legal square it passed",
                         "M08-043", {"actor": c.id, "to": list(square)}))

@@ -131,6 +131,7 @@ def power_actions(state: Ddm2008State, c: Creature) -> list[Action]:
 
 
 def _power_action_free(state: Ddm2008State, p: SpecialPower) -> bool:
+    """Whether the action the power costs, a move action or the attack action, is still free (M08-149)."""
     a = state.act
     if p.action == "move":
         return not (a.move_used and a.attack_used) and not a.no_more_moves

@@ -279,6 +279,7 @@ class Ddm2008State(Position, State):
         return found
 
     def clone(self, *, record: bool = True) -> Self:
+        """A copy made from the declared fields (``State.clone``)."""
         return State.clone(self, record=record)
 
     # Queries the interfaces and agents ask.
@@ -368,6 +369,7 @@ class Ddm2008State(Position, State):
     # Setup (M08-025..M08-027).
 
     def _check_setup(self, action: ChooseMap | ChooseStart | Place) -> None:
+        """Each setup choice at its own step, by the player whose choice it is (M08-026)."""
         phase = {ChooseMap: "choose_map", ChooseStart: "choose_start", Place: "place"}[type(action)]
         if self.phase != phase:
             raise IllegalActionError(f"the game is not at that step of setup ({self.phase})", rule="M08-026")
@@ -375,6 +377,8 @@ class Ddm2008State(Position, State):
             raise IllegalActionError(f"it is {self.current_actor}'s choice, not {action.actor}'s", rule="M08-026")
 
     def _setup_action(self, action: ChooseMap | ChooseStart | Place) -> None:
+        """The map (M08-026), the start areas (M08-026), then each creature placed, the setup roll's
+        winner first (M08-027); round 1 begins once both sides are on the map."""
         if isinstance(action, ChooseMap):
             setup.choose_map(self, action)
             self.phase = "choose_start"
@@ -399,6 +403,7 @@ class Ddm2008State(Position, State):
     # Rounds and turns.
 
     def _unactivated(self, side: str | None) -> list[Creature]:
+        """The side's creatures on the map not yet activated this round (M08-028)."""
         return [c for c in self.creatures.values() if c.side == side and c.on_map and c.id not in self.activated]
 
     def _start_round(self, first_side: str | None = None) -> None:
@@ -467,6 +472,7 @@ class Ddm2008State(Position, State):
                                      f"{chooser.side}'s", rule="M08-030")
 
     def _begin_round_turns(self, first_side: str) -> None:
+        """The round's first player turn, for the side chosen to go first (M08-030, M08-032)."""
         self.first_side = first_side
         self.first_turn = True
         self._begin_turn(first_side)
@@ -487,6 +493,8 @@ class Ddm2008State(Position, State):
         self.active = None
 
     def _next_turn(self) -> None:
+        """After an activation: the same player activates again while its turn lasts, else the other
+        player's turn, or the round ends when nobody has a creature left to activate (M08-031..M08-034)."""
         sides = self.sides_in_play()
         if not any(self._unactivated(s) for s in sides):
             self._end_round()
@@ -544,6 +552,7 @@ class Ddm2008State(Position, State):
         return self.phase == "activate" and action.actor in {c.id for c in self._unactivated(self.turn_side)}
 
     def _activate(self, action: Activate) -> None:
+        """Activate a creature (M08-031) and start its turn (``activation.start_of_turn``)."""
         c = self.creature(action.actor)
         self.active = c.id
         self.activated.add(c.id)
@@ -570,12 +579,14 @@ class Ddm2008State(Position, State):
             raise IllegalActionError(f"{c.id} is confused and takes no action this turn", rule="M08-144")
 
     def _end_turn_actions(self, c: Creature) -> list[Action]:
+        """Ending the activation, plainly or with each champion's end-of-turn heal on it (M08-151)."""
         out: list[Action] = [EndTurn(c.id)]
         for champ, power in powers.end_turn_heals(self, c):
             out.append(EndTurn(c.id, power=(champ, power)))
         return out
 
     def _end_activation(self, action: EndTurn) -> None:
+        """End the creature's activation (M08-031), with a champion's heal if the action names one (M08-151)."""
         c = self.creature(action.actor)
         if action.power is not None:
             powers.check_end_turn_heal(self, c, action.power)
@@ -583,6 +594,7 @@ class Ddm2008State(Position, State):
         self._after_activation()
 
     def _after_activation(self) -> None:
+        """The activation is over: on to the next one (``_next_turn``) unless the game is."""
         self.active = None
         self.act = Activation()
         if self.over:

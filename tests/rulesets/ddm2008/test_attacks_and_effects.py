@@ -1593,7 +1593,7 @@ def test_m08_151_the_priest_cannot_heal_itself():
 
 def test_m08_108_state_answers_combat_advantage_as_the_rules_do():
     """M08-108: the state's own question (the browser's target marks) agrees with the rules' reason."""
-    from skirmish.rulesets.ddm2008 import combat as rules
+    from skirmish.rulesets.ddm2008 import sight as rules
     from skirmish.rulesets.ddm2008.setup import new_game
 
     state = new_game([("a", ["hillfort-spearman", "hillfort-spearman"]), ("b", ["gloomfang-goblin"])],

@@ -8,7 +8,6 @@ movement rules that ``reachable`` needs (M08-046, M08-051..M08-057, M08-143, M08
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -25,7 +24,7 @@ from skirmish.rulesets.ddm2008.actions import Action, ChooseFirst, from_step
 from skirmish.rulesets.ddm2008.interface import Ddm2008Interface
 from skirmish.rulesets.ddm2008.options import Ddm2008Options
 from skirmish.rulesets.ddm2008.state import Ddm2008State
-from skirmish.rulesets.ddm2008.stats import SIZE_RANK, SIZES, Ddm2008Stats
+from skirmish.rulesets.ddm2008.stats import SIZE_RANK, SIZES, Ddm2008Stats, card
 from skirmish.rulesets.ddm2008.tactician import Ddm2008Tactician
 
 ALL_KINDS = frozenset(("melee", "ranged", "close", "area"))
@@ -102,28 +101,24 @@ class Ddm2008(Ddm2008Interface):
         return None
 
     def make_template(self, name: str, stats: BaseModel) -> CreatureTemplate:
+        """The template of a validated card: the card itself is its ``stats``, and each attack's
+        effects are the card's typed ``Effect`` values."""
         assert isinstance(stats, Ddm2008Stats)
         return CreatureTemplate(
             name=name, size=SIZES[stats.size], size_rank=SIZE_RANK[stats.size], size_label=stats.size,
             speed=speed_modes(stats.speed, fly_prefix=True), max_hp=stats.hp,
-            attacks=tuple(replace(a.to_attack(), effects=tuple(e.model_dump(exclude_none=True) for e in a.effects))
-                          for a in stats.attacks),
-            stats=stats.model_dump(),
+            attacks=tuple(a.to_attack() for a in stats.attacks),
+            stats=stats,
         )
 
     def worth(self, creature: Creature) -> float:
         """Its point cost: the victory points its foes score for defeating it (M08-154)."""
-        return float(creature.template.stats.get("cost") or 1)
-
-    def has_ability(self, creature: Creature, name: str) -> bool:
-        """Whether the card's abilities switch ``name`` on (``flight``, ``phasing``)."""
-        abilities = creature.template.stats.get("abilities") or {}
-        return bool(abilities.get(name))
+        return float(card(creature).cost or 1)
 
     def movements(self, pos: Position, creature: Creature) -> list[Movement]:
         """Walking, flight (M08-052), burrowing (M08-051) and phasing (M08-054), each with the
         minimum-one-square rule (M08-045) unless the speed is 0."""
-        phasing = self.has_ability(creature, "phasing")
+        phasing = card(creature).abilities.phasing
         out = []
         for mode, budget in self.speeds(pos, creature).items():
             flying = mode == "fly"

@@ -22,6 +22,7 @@ from skirmish.core.grid import Grid
 from skirmish.core.position import Position
 from skirmish.errors import ContentError, IllegalActionError
 from skirmish.rulesets.ddm2008.actions import ChooseMap, ChooseStart, Place
+from skirmish.rulesets.ddm2008.stats import card
 
 if TYPE_CHECKING:
     from skirmish.core.game import Ruleset
@@ -138,7 +139,7 @@ def setup_roll(state: Any) -> str:
     a, b = sides[0], sides[1]
 
     def rating(side: str) -> int:
-        return max((int(c.template.stats.get("champion", 0)) for c in state.creatures.values() if c.side == side),
+        return max((card(c).champion for c in state.creatures.values() if c.side == side),
                    default=0)
 
     winner, rolls = state.champion_roll(a, b, (rating(a), rating(b)), "setup roll", "M08-025")

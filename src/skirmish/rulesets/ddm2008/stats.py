@@ -3,15 +3,22 @@
 Besides the common attack keys, a card carries effects on a hit, uses and recharge,
 abilities (passive), special powers and champion powers, in the small vocabulary below;
 the reference page lists it with examples.
+
+The validated card is frozen, its lists tuples, and it is what a creature template carries
+(``CreatureTemplate.stats``): the rules read it by attribute through ``card``, each default
+declared once here.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from skirmish.core.content import AttackModel, Strict, speed_modes
+
+if TYPE_CHECKING:
+    from skirmish.core.creatures import Creature
 
 SIZES = {"tiny": 1, "small": 1, "medium": 1, "large": 2, "huge": 3, "gargantuan": 4}
 SIZE_RANK = {"tiny": 0, "small": 1, "medium": 2, "large": 3, "huge": 4, "gargantuan": 5}
@@ -64,7 +71,7 @@ class Ddm2008Attack(AttackModel):
     """A card attack: the common attack keys, effects on a hit, uses per battle and recharge
     (M08-069, M08-070)."""
 
-    effects: list[Effect] = Field(default_factory=list)  # type: ignore[assignment]
+    effects: tuple[Effect, ...] = ()  # type: ignore[assignment]  # typed effects where the base has words
     uses: int | None = Field(default=None, ge=1)
     recharge: Literal["bloodied"] | None = None
 
@@ -117,7 +124,7 @@ class Abilities(Strict):
     phasing: bool = False
     resist: dict[str, int] = Field(default_factory=dict)
     vulnerable: dict[str, int] = Field(default_factory=dict)
-    immune: list[str] = Field(default_factory=list)
+    immune: tuple[str, ...] = ()
 
     @field_validator("resist", "vulnerable")
     @classmethod
@@ -141,16 +148,16 @@ class Ddm2008Stats(Strict):
     speed: int | str | dict[str, int] = 6
     hp: int = Field(default=10, ge=1)
     alignment: Literal["good", "evil", "unaligned"] = "unaligned"
-    factions: list[Faction] = Field(default_factory=list)
-    keywords: list[str] = Field(default_factory=list)
+    factions: tuple[Faction, ...] = ()
+    keywords: tuple[str, ...] = ()
     size: Literal["tiny", "small", "medium", "large", "huge", "gargantuan"] = "medium"
     champion: int = Field(default=0, ge=0)
     unique: bool = False
     epic: bool = False
-    attacks: list[Ddm2008Attack] = Field(default_factory=list)
+    attacks: tuple[Ddm2008Attack, ...] = ()
     abilities: Abilities = Field(default_factory=Abilities)
-    special_powers: list[SpecialPower] = Field(default_factory=list)
-    champion_powers: list[ChampionPower] = Field(default_factory=list)
+    special_powers: tuple[SpecialPower, ...] = ()
+    champion_powers: tuple[ChampionPower, ...] = ()
 
     @field_validator("speed")
     @classmethod
@@ -163,3 +170,38 @@ class Ddm2008Stats(Strict):
         if self.champion_powers and self.champion == 0:
             raise ValueError("champion powers need a champion rating (champion: 1 or more, M08-012)")
         return self
+
+
+BLANK = Ddm2008Stats()
+"""The card of every default, for a template made by hand without one."""
+
+
+def card(c: Creature) -> Ddm2008Stats:
+    """A creature's stat card (M08-001..M08-013), as its template carries it; a template made by hand
+    reads its plain ``stats`` mapping through the model, or the blank card."""
+    stats = c.template.stats
+    if isinstance(stats, Ddm2008Stats):
+        return stats
+    return Ddm2008Stats.model_validate(stats) if stats else BLANK
+
+
+def defense(c: Creature, vs: str) -> int:
+    """AC, or DEF for attacks against Fort, Ref or Will (M08-005, M08-065)."""
+    s = card(c)
+    return s.ac if vs == "ac" else s.defense
+
+
+def immune(c: Creature, what: str) -> bool:
+    """Whether the card's abilities make it immune to ``what``: a damage type, a condition or
+    critical hits (M08-010)."""
+    return what in card(c).abilities.immune
+
+
+def special_power(c: Creature, name: str) -> SpecialPower | None:
+    """The special power of that name on the creature's card (M08-011, M08-149)."""
+    return next((p for p in card(c).special_powers if p.name == name), None)
+
+
+def champion_power(c: Creature, name: str) -> ChampionPower | None:
+    """The champion power of that name on the creature's card (M08-150)."""
+    return next((p for p in card(c).champion_powers if p.name == name), None)

@@ -18,7 +18,7 @@ from skirmish.core.creatures import Attack as AttackSpec
 from skirmish.core.creatures import Creature
 from skirmish.core.tactics import Tactician
 from skirmish.errors import IllegalActionError, InvalidActionError
-from skirmish.rulesets.ddm2008 import combat
+from skirmish.rulesets.ddm2008 import attack, powers, sight, stats, victory
 from skirmish.rulesets.ddm2008.actions import (
     Activate,
     Attack,
@@ -37,7 +37,7 @@ def hit_chance(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, 
                bonus: int = 0) -> float:
     """The chance an attack hits: a natural 20 always hits, a natural 1 always misses (M08-073, M08-075)."""
     mods = bonus + (1 if charge else 0)
-    if combat.combat_advantage(state, c, t):
+    if sight.combat_advantage(state, c, t):
         mods += 2
     if any("sacred_circle" in state.grid.kind(s).tags for s in c.squares):
         mods += 2
@@ -47,7 +47,7 @@ def hit_chance(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, 
         mods += 4
     if spec.area is None and state.cover_degree(c, t, spec.kind):
         mods -= 2
-    need = combat.defense(t, spec.vs) - spec.bonus - mods
+    need = stats.defense(t, spec.vs) - spec.bonus - mods
     return min(0.95, max(0.05, (21 - need) / 20))
 
 
@@ -58,18 +58,18 @@ def damage_of(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, *
     if spec.damage is None:
         return 0.0
     amount = float(spec.damage.mean())
-    for p in combat.stats(c).get("special_powers", []):
-        if p["kind"] == "charge_damage" and charge:
-            amount += p["amount"]
-        if p["kind"] == "sneak_attack" and (
-                advantage if advantage is not None else combat.combat_advantage(state, c, t)):
-            amount += p["amount"]
-    ab = combat.stats(t).get("abilities") or {}
+    for p in stats.card(c).special_powers:
+        if p.kind == "charge_damage" and charge:
+            amount += p.amount
+        if p.kind == "sneak_attack" and (
+                advantage if advantage is not None else sight.combat_advantage(state, c, t)):
+            amount += p.amount
+    ab = stats.card(t).abilities
     for dtype in spec.damage.types():
-        if dtype in (ab.get("immune") or []):
+        if dtype in ab.immune:
             return 0.0
-        amount -= (ab.get("resist") or {}).get(dtype, 0)
-        amount += (ab.get("vulnerable") or {}).get(dtype, 0)
+        amount -= ab.resist.get(dtype, 0)
+        amount += ab.vulnerable.get(dtype, 0)
     if c.has("enervated"):
         amount /= 2
     return max(0.0, amount)
@@ -90,7 +90,7 @@ def attack_bound(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature
 
 
 def _worth_of_hit(state: Ddm2008State, c: Creature, spec: AttackSpec, t: Creature, p: float, dmg: float) -> float:
-    cost = max(1, int(combat.stats(t).get("cost", 1)))
+    cost = max(1, stats.card(t).cost)
     hp = max(1, t.hp)
     value = p * min(dmg, hp) / max(1, t.template.max_hp) * cost
     if dmg >= hp:
@@ -107,9 +107,9 @@ def best_attack(state: Ddm2008State, c: Creature) -> float:
     every valid target of every attack it may use."""
     best = 0.0
     for spec in c.template.attacks:
-        if spec.area is not None or combat.attack_allowed(state, c, spec):
+        if spec.area is not None or attack.attack_allowed(state, c, spec):
             continue
-        for t in combat.valid_targets(state, c, spec):
+        for t in attack.valid_targets(state, c, spec):
             best = max(best, attack_value(state, c, spec, t))
     return best
 
@@ -152,8 +152,8 @@ class Ddm2008Tactician(Tactician):
         if isinstance(action, UsePower):
             t = state.creatures[action.target]
             missing = t.template.max_hp - t.hp
-            p = combat.power_of(c, "special_powers", action.power) or {}
-            return min(missing, p.get("amount", 0)) / max(1, t.template.max_hp) * combat.stats(t).get("cost", 1) * 0.8
+            p = stats.special_power(c, action.power)
+            return min(missing, p.amount if p else 0) / max(1, t.template.max_hp) * stats.card(t).cost * 0.8
         if isinstance(action, Teleport):
             return self._position_value(state, c, action.to) - self._position_value(state, c, c.at) - 0.1
         if isinstance(action, EndTurn):
@@ -166,7 +166,7 @@ class Ddm2008Tactician(Tactician):
         bonus = extra = 0
         if action.power is not None:
             champ = state.creatures[action.power[0]]
-            amount = combat.power_amount(champ, action.power[1])
+            amount = powers.power_amount(champ, action.power[1])
             if action.power[0] == c.id:
                 bonus = amount
             else:
@@ -231,7 +231,7 @@ class Ddm2008Tactician(Tactician):
             enemies = self._active_enemies(state, c)
             if not state.act.attack_used:
                 value += self._best_attack_from_here(state, c)
-            if combat.in_victory_area(state, c):
+            if victory.in_victory_area(state, c):
                 value += 4.0
             squares = c.squares
             # Danger: enemies that can hit it where it stands.
@@ -269,7 +269,7 @@ class Ddm2008Tactician(Tactician):
                 break
             if limit is not None and geometry.direct_distance(policy, squares, t_squares) > limit:
                 continue  # out of range whatever the walls (``in_reach`` would say so, at more cost)
-            if combat.in_reach(state, c, spec, t):
+            if attack.in_reach(state, c, spec, t):
                 best = max(best, attack_value(state, c, spec, t))
         return best
 
@@ -280,7 +280,7 @@ class Ddm2008Tactician(Tactician):
         enemies = self._active_enemies(state, c)
         pairs: list[tuple[Any, ...]] = []
         for spec in c.template.attacks:
-            if spec.area is not None or combat.attack_allowed(state, c, spec):
+            if spec.area is not None or attack.attack_allowed(state, c, spec):
                 continue
             if spec.range == "nearest":
                 return False, []

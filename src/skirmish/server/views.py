@@ -134,7 +134,7 @@ def card_view(state: Any, creature: Creature) -> dict[str, Any]:
     lines: list[dict[str, str]] = [{"label": "size", "text": creature.template.size_label},
                                    {"label": "speed", "text": _speeds(creature.template.speed)}]
     card = creature.template.stats
-    stats = card.model_dump() if isinstance(card, BaseModel) else dict(card)  # a typed card, or one made by hand
+    stats = _plain(card)  # a typed card, or one made by hand
     for attack in creature.template.attacks:
         lines.append({"label": attack.name, "text": _attack_text(attack)})
     for key, value in stats.items():
@@ -166,6 +166,13 @@ def _attack_text(a: Attack) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def _plain(value: Any) -> Any:
+    """A typed card or effect as plain data (what it sets, unset fields left out)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_none=True)
+    return dict(value) if isinstance(value, dict) else value
+
+
 def _empty(value: Any) -> bool:
     if isinstance(value, dict):
         return all(_empty(v) for v in value.values())
@@ -174,6 +181,7 @@ def _empty(value: Any) -> bool:
 
 def _text(value: Any) -> str:
     """A stat value in a few words: mappings as ``key value``, lists joined by commas."""
+    value = _plain(value)
     if value is True:
         return "yes"
     if isinstance(value, dict):
